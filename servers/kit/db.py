@@ -1,0 +1,113 @@
+"""The handle a tool receives: a few plain operations over its session's SQLite.
+
+Tools run in tens of microseconds, so this stays a thin layer over
+``sqlite3`` rather than an ORM session. Every value goes in as a bound
+parameter; table and column names come only from the domain's own classes.
+New ids are derived from the data (the highest existing id plus one) and
+"now" is the snapshot's reference date, so replaying the same calls on the
+same snapshot always produces the same rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime
+from typing import Any
+
+from servers.kit.errors import ToolError
+
+ID_WIDTH = 6
+
+
+def _dict_rows(cursor: sqlite3.Cursor, row: tuple) -> dict[str, Any]:
+    return {d[0]: v for d, v in zip(cursor.description, row, strict=True)}
+
+
+def format_id(prefix: str, number: int) -> str:
+    return f"{prefix}-{number:0{ID_WIDTH}d}"
+
+
+def _table(t: Any) -> str:
+    return t if isinstance(t, str) else t.__tablename__
+
+
+def _noun(t: Any) -> str:
+    return getattr(t, "__noun__", _table(t).rstrip("s"))
+
+
+class Db:
+    """Query helpers bound to one connection (a session fork or the shared reader)."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # -- reading -------------------------------------------------------------
+    def all(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        cur = self.conn.cursor()
+        cur.row_factory = _dict_rows
+        return cur.execute(sql, params).fetchall()
+
+    def one(self, sql: str, *params: Any) -> dict[str, Any] | None:
+        cur = self.conn.cursor()
+        cur.row_factory = _dict_rows
+        return cur.execute(sql, params).fetchone()
+
+    def scalar(self, sql: str, *params: Any) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def find(self, table: Any, id: str) -> dict[str, Any] | None:
+        return self.one(f'SELECT * FROM "{_table(table)}" WHERE id = ?', id)
+
+    def get(self, table: Any, id: str) -> dict[str, Any]:
+        """The row with this id, or a ToolError naming the missing entity."""
+        row = self.find(table, id)
+        if row is None:
+            raise ToolError(f"{_noun(table)} {id!r} does not exist")
+        return row
+
+    # -- writing -------------------------------------------------------------
+    def next_id(self, table: Any) -> str:
+        prefix = table.__prefix__
+        last = self.scalar(f'SELECT max(id) FROM "{_table(table)}" WHERE id LIKE ?', prefix + "-%")
+        number = int(last.rsplit("-", 1)[1]) + 1 if last else 1
+        return format_id(prefix, number)
+
+    def insert(self, table: Any, **values: Any) -> dict[str, Any]:
+        if "id" not in values and hasattr(table, "__prefix__"):
+            values = {"id": self.next_id(table), **values}
+        cols = ", ".join(f'"{c}"' for c in values)
+        marks = ", ".join("?" for _ in values)
+        self.conn.execute(f'INSERT INTO "{_table(table)}" ({cols}) VALUES ({marks})', tuple(values.values()))
+        return self.get(table, values["id"]) if "id" in values else values
+
+    def update(self, table: Any, id: str, **values: Any) -> dict[str, Any]:
+        sets = ", ".join(f'"{c}" = ?' for c in values)
+        cur = self.conn.execute(f'UPDATE "{_table(table)}" SET {sets} WHERE id = ?', (*values.values(), id))
+        if cur.rowcount == 0:
+            raise ToolError(f"{_noun(table)} {id!r} does not exist")
+        return self.get(table, id)
+
+    def delete(self, table: Any, id: str) -> None:
+        cur = self.conn.execute(f'DELETE FROM "{_table(table)}" WHERE id = ?', (id,))
+        if cur.rowcount == 0:
+            raise ToolError(f"{_noun(table)} {id!r} does not exist")
+
+    def execute(self, sql: str, *params: Any) -> int:
+        return self.conn.execute(sql, params).rowcount
+
+    # -- time ----------------------------------------------------------------
+    @property
+    def now(self) -> datetime:
+        """The snapshot's reference moment; tools never read the wall clock."""
+        return datetime.fromisoformat(self.scalar("SELECT value FROM _meta WHERE key = 'now'"))
+
+    @property
+    def today(self) -> date:
+        return self.now.date()
+
+    def stamp(self) -> str:
+        """The timestamp a new row gets: the reference moment (order comes from ids)."""
+        return self.now.isoformat(timespec="seconds")

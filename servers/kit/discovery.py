@@ -1,0 +1,143 @@
+"""Read-only discovery tools every domain gets: list, search, unique values.
+
+Agents use them to look around and the query generator's sampler uses them
+to find real entities. They are built from the domain's tables, so table and
+field arguments are enums of what exists; secrets a table marks with
+``__hidden__`` (PINs, passwords) are never shown.
+"""
+
+# No ``from __future__ import annotations`` here: the tool signatures are built
+# at run time and their annotations must be real objects.
+
+from typing import Any, Literal
+
+from servers.kit.db import Db
+from servers.kit.errors import ToolError
+from servers.kit.types import Limit, ShortText
+
+
+def visible_columns(table: Any) -> list[str]:
+    hidden = set(getattr(table, "__hidden__", ()))
+    return [c.name for c in table.__table__.columns if c.name not in hidden]
+
+
+def text_columns(table: Any) -> list[str]:
+    declared = getattr(table, "__search__", None)
+    if declared:
+        return list(declared)
+    hidden = set(getattr(table, "__hidden__", ()))
+    return [
+        c.name
+        for c in table.__table__.columns
+        if c.name not in hidden and c.type.python_type is str and c.name != "id"
+    ]
+
+
+def _strip(table: Any, row: dict[str, Any]) -> dict[str, Any]:
+    hidden = getattr(table, "__hidden__", ())
+    return {k: v for k, v in row.items() if k not in hidden}
+
+
+def add_discovery_tools(domain: Any) -> None:
+    tables = {t.__tablename__: t for t in domain.tables}
+    if not tables:
+        return
+    table_names = tuple(sorted(tables))
+    fields = tuple(sorted({c for t in tables.values() for c in visible_columns(t)}))
+    TableName = Literal[table_names]
+    FieldName = Literal[fields]
+
+    def resolve(table: str, field: str | None) -> Any:
+        t = tables[table]
+        if field is not None and field not in visible_columns(t):
+            raise ToolError(
+                f"table {table!r} has no field {field!r}; its fields are: {', '.join(visible_columns(t))}"
+            )
+        return t
+
+    def list_records(db: Db, table, field=None, value=None, limit=20, offset=0) -> dict:
+        """List rows of a table, optionally only those whose field equals a value.
+
+        Args:
+            table: Which kind of record to list.
+            field: Field to filter on (with value).
+            value: The value the field must equal.
+            limit: Maximum number of rows to return.
+            offset: Number of rows to skip, for paging.
+        """
+        t = resolve(table, field)
+        if (field is None) != (value is None):
+            raise ToolError("give both field and value to filter, or neither")
+        where, params = ("", ())
+        if field is not None:
+            where, params = (f'WHERE "{field}" = ?', (value,))
+        total = db.scalar(f'SELECT count(*) FROM "{table}" {where}', *params)
+        rows = db.all(f'SELECT * FROM "{table}" {where} ORDER BY id LIMIT ? OFFSET ?', *params, limit, offset)
+        return {"table": table, "total": total, "offset": offset, "rows": [_strip(t, r) for r in rows]}
+
+    def search_records(db: Db, table, query, limit=10) -> dict:
+        """Find rows of a table whose text fields contain the query (case-insensitive).
+
+        Args:
+            table: Which kind of record to search.
+            query: Text to look for, e.g. part of a name or email.
+            limit: Maximum number of rows to return.
+        """
+        t = resolve(table, None)
+        cols = text_columns(t)
+        if not cols:
+            raise ToolError(f"table {table!r} has no text fields to search; use list_records")
+        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        cond = " OR ".join(f"\"{c}\" LIKE ? ESCAPE '\\'" for c in cols)
+        rows = db.all(
+            f'SELECT * FROM "{table}" WHERE {cond} ORDER BY id LIMIT ?', *([pattern] * len(cols)), limit
+        )
+        return {"table": table, "query": query, "rows": [_strip(t, r) for r in rows]}
+
+    def get_unique_values(db: Db, table, field, limit=50) -> dict:
+        """The distinct values of one field of a table, most common first, with counts.
+
+        Args:
+            table: Which kind of record.
+            field: The field whose values to list.
+            limit: Maximum number of values to return.
+        """
+        resolve(table, field)
+        rows = db.all(
+            f'SELECT "{field}" AS value, count(*) AS count FROM "{table}" GROUP BY "{field}" '
+            f'ORDER BY count(*) DESC, "{field}" LIMIT ?',
+            limit,
+        )
+        return {"table": table, "field": field, "values": rows}
+
+    list_records.__annotations__ = {
+        "db": Db,
+        "table": TableName,
+        "field": FieldName | None,
+        "value": ShortText | None,
+        "limit": Limit,
+        "offset": int,
+        "return": dict,
+    }
+    search_records.__annotations__ = {
+        "db": Db,
+        "table": TableName,
+        "query": ShortText,
+        "limit": Limit,
+        "return": dict,
+    }
+    get_unique_values.__annotations__ = {
+        "db": Db,
+        "table": TableName,
+        "field": FieldName,
+        "limit": Limit,
+        "return": dict,
+    }
+
+    says = {
+        list_records: ("show me the {table}", "list {table} where {field} is {value}"),
+        search_records: ("find {table} matching {query}", "search {table} for {query}"),
+        get_unique_values: ("what {field} values are there among {table}",),
+    }
+    for fn, templates in says.items():
+        domain.tool(says=templates, idempotent=True)(fn)

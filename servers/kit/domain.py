@@ -1,0 +1,174 @@
+"""A domain: tables, a seeded fill and tools, declared in one file.
+
+``Domain`` is the only thing a domain file needs from the kit::
+
+    banking = Domain("banking", "Retail bank ...")
+
+    class Account(banking.Table): ...          # SQLAlchemy declarative
+
+    @banking.seed
+    def fill(s: Seeder) -> None: ...           # deterministic for a seed
+
+    @banking.tool(writes=[Transfer, Account], returns=Transfer, says=[...])
+    def transfer(db, source: Ref[Account, "status = 'open'"], ...) -> dict: ...
+
+Everything else (snapshots, MCP tools, OpenAI schemas, the dependency graph)
+is derived from these declarations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import sqlite3
+import string
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from sqlalchemy import create_engine
+from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import StaticPool
+
+from servers.kit.seeding import Seeder
+from servers.kit.tool import ToolSpec, build_spec
+from state import Snapshot, SnapshotCache, build_snapshot
+
+KIT_VERSION = "1"
+
+
+class Domain:
+    """The declarations of one simulated service."""
+
+    def __init__(self, name: str, description: str, *, now: str = "2026-06-01T09:00:00") -> None:
+        self.name = name
+        self.description = description
+        self.now = now
+
+        class Table(DeclarativeBase):
+            pass
+
+        self.Table = Table
+        self._tools: dict[str, ToolSpec] = {}
+        self._seed: Callable[[Seeder], None] | None = None
+        self._finalized = False
+
+    # -- declarations -----------------------------------------------------------
+    def seed(self, fn: Callable[[Seeder], None]) -> Callable[[Seeder], None]:
+        self._seed = fn
+        return fn
+
+    def tool(
+        self,
+        *,
+        writes: Iterable[Any] = (),
+        returns: Any = None,
+        needs: Iterable[Any] = (),
+        says: Iterable[str] = (),
+        destructive: bool = False,
+        idempotent: bool = False,
+        hidden: bool = False,
+        name: str | None = None,
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a tool.
+
+        Args:
+            writes: tables the tool changes; none means read-only.
+            returns: the table whose rows (or row) the tool hands back, which
+                makes it a producer of that entity for later calls.
+            needs: tables that must hold a suitable row first although no id
+                of theirs is passed (checkout needs cart items).
+            says: what a user would say to ask for it, with ``{param}`` slots.
+            destructive: the change cannot be undone by another call (delete, cancel).
+            idempotent: calling twice with the same arguments changes nothing more.
+            hidden: a helper the agent never sees.
+        """
+
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            spec = build_spec(
+                self.name,
+                fn,
+                writes=tuple(writes),
+                returns=returns,
+                needs=tuple(needs),
+                says=tuple(says),
+                destructive=destructive,
+                idempotent=idempotent,
+                hidden=hidden,
+                name=name,
+            )
+            if spec.name in self._tools:
+                raise ValueError(f"{self.name} already has a tool named {spec.name!r}")
+            for template in spec.says:
+                _check_template(spec, template)
+            self._tools[spec.name] = spec
+            return fn
+
+        return register
+
+    # -- derived ------------------------------------------------------------------
+    @property
+    def tables(self) -> list[Any]:
+        return [m.class_ for m in self.Table.registry.mappers]
+
+    def table(self, name: str) -> Any:
+        for t in self.tables:
+            if t.__tablename__ == name:
+                return t
+        raise KeyError(f"{self.name} has no table {name!r}")
+
+    @property
+    def tools(self) -> dict[str, ToolSpec]:
+        if not self._finalized:
+            from servers.kit.discovery import add_discovery_tools
+
+            self._finalized = True
+            add_discovery_tools(self)
+        return self._tools
+
+    def visible_tools(self) -> list[ToolSpec]:
+        return [t for t in self.tools.values() if not t.hidden]
+
+    @property
+    def version(self) -> str:
+        """Changes whenever the domain file or the kit's storage format changes."""
+        module = sys.modules[self._seed.__module__] if self._seed else None
+        source = inspect.getsource(module) if module else ""
+        return hashlib.sha256((KIT_VERSION + source).encode()).hexdigest()[:12]
+
+    # -- building state -----------------------------------------------------------------
+    def create_schema(self, conn: sqlite3.Connection) -> None:
+        engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
+        self.Table.metadata.create_all(engine)
+        conn.execute("CREATE TABLE IF NOT EXISTS _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+    def fill(self, conn: sqlite3.Connection, seed: int, scale: str) -> None:
+        if self._seed is None:
+            raise ValueError(f"domain {self.name} declares no @seed function")
+        meta = {"domain": self.name, "seed": str(seed), "scale": scale, "now": self.now}
+        conn.executemany("INSERT INTO _meta (key, value) VALUES (?, ?)", sorted(meta.items()))
+        self._seed(Seeder(conn, seed, scale, self.now))
+
+    def build(self, seed: int = 0, scale: str = "medium") -> Snapshot:
+        return build_snapshot(self.name, seed, scale, self.create_schema, self.fill)
+
+    def snapshot(self, seed: int = 0, scale: str = "medium", cache: SnapshotCache | None = None) -> Snapshot:
+        cache = cache or default_cache()
+        return cache.get(self.name, seed, scale, self.version, self.create_schema, self.fill)
+
+
+_CACHE: SnapshotCache | None = None
+
+
+def default_cache() -> SnapshotCache:
+    global _CACHE
+    if _CACHE is None:
+        _CACHE = SnapshotCache()
+    return _CACHE
+
+
+def _check_template(spec: ToolSpec, template: str) -> None:
+    names = {p.name for p in spec.params}
+    for _, field, _, _ in string.Formatter().parse(template):
+        if field and field not in names:
+            raise ValueError(f"{spec.qualified_name}: template {template!r} uses unknown slot {{{field}}}")

@@ -1,0 +1,338 @@
+"""A tool is a typed function; this module derives everything else from it.
+
+From one signature we build the pydantic model that validates arguments, the
+flat JSON schema agents see (primitive types and enums only, no ``anyOf`` or
+``$ref``, because verl rejects them), the MCP annotations, and the entity
+declarations the query generator reads. The MCP tool and the in-process call
+both go through :meth:`ToolSpec.invoke`, so they validate identically.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import re
+import sqlite3
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.fields import FieldInfo
+
+from servers.kit.db import Db
+from servers.kit.errors import ToolError
+from servers.kit.types import RefInfo, Sensitive
+
+_JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
+_DEFAULT_MAX_LEN = 4000
+
+
+@dataclass(frozen=True)
+class Param:
+    """One agent-visible parameter, as the generator and the schema see it."""
+
+    name: str
+    json_type: str
+    required: bool
+    description: str
+    enum: tuple[Any, ...] | None = None
+    ref: RefInfo | None = None
+    sensitive: bool = False
+    default: Any = None
+    constraints: dict[str, Any] = field(default_factory=dict)
+    examples: tuple[Any, ...] = ()
+
+
+def _unwrap_optional(annotation: Any) -> Any:
+    origin = get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _split_annotated(annotation: Any) -> tuple[Any, list[Any]]:
+    metadata: list[Any] = []
+    while get_origin(annotation) is typing.Annotated:
+        base, *meta = get_args(annotation)
+        metadata = [*meta, *metadata]
+        annotation = base
+    return annotation, metadata
+
+
+def _param_from(name: str, annotation: Any, default: Any, doc: str) -> Param:
+    base, metadata = _split_annotated(_unwrap_optional(annotation))
+    base, more = _split_annotated(_unwrap_optional(base))
+    metadata += more
+    enum_values: tuple[Any, ...] | None = None
+    if get_origin(base) is Literal:
+        enum_values = tuple(get_args(base))
+        json_type = _JSON_TYPES[type(enum_values[0])]
+    elif isinstance(base, type) and issubclass(base, enum.Enum):
+        enum_values = tuple(m.value for m in base)
+        json_type = _JSON_TYPES[type(enum_values[0])]
+    elif base in _JSON_TYPES:
+        json_type = _JSON_TYPES[base]
+    else:
+        raise TypeError(f"parameter {name!r}: type {base!r} is not flat (use str, int, float, bool, Literal)")
+    ref = next((m for m in metadata if isinstance(m, RefInfo)), None)
+    info = [m for m in metadata if isinstance(m, FieldInfo)]
+    description = doc or next((fi.description for fi in info if fi.description), "") or ""
+    if ref is not None and doc:
+        description = f"{doc} ({_ref_hint(ref)})"
+    examples = tuple(x for fi in info for x in (fi.examples or ()))
+    constraints: dict[str, Any] = {}
+    for fi in info:
+        for meta in fi.metadata:
+            for key, schema_key in (
+                ("min_length", "minLength"),
+                ("max_length", "maxLength"),
+                ("pattern", "pattern"),
+                ("ge", "minimum"),
+                ("le", "maximum"),
+                ("gt", "exclusiveMinimum"),
+                ("lt", "exclusiveMaximum"),
+            ):
+                value = getattr(meta, key, None)
+                if value is not None:
+                    constraints[schema_key] = value
+    if json_type == "string" and enum_values is None:
+        constraints.setdefault("maxLength", _DEFAULT_MAX_LEN)
+    required = default is inspect.Parameter.empty
+    return Param(
+        name=name,
+        json_type=json_type,
+        required=required,
+        description=description,
+        enum=enum_values,
+        ref=ref,
+        sensitive=any(isinstance(m, Sensitive) for m in metadata),
+        default=None if required else default,
+        constraints=constraints,
+        examples=examples,
+    )
+
+
+def _ref_hint(ref: RefInfo) -> str:
+    noun = getattr(ref.table, "__noun__", ref.table_name.rstrip("s"))
+    return f"{noun} id, e.g. {getattr(ref.table, '__prefix__', 'ID')}-000001"
+
+
+def _doc_sections(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a docstring into its summary and its ``Args:`` descriptions."""
+    summary_lines, args, current = [], {}, None
+    in_args = False
+    for line in inspect.cleandoc(doc or "").splitlines():
+        if line.strip() in ("Args:", "Arguments:", "Parameters:"):
+            in_args = True
+            continue
+        if in_args:
+            m = re.match(r"^\s+(\w+)\s*(?:\([^)]*\))?:\s*(.*)$", line)
+            if m:
+                current = m.group(1)
+                args[current] = m.group(2).strip()
+            elif line.strip() and current and line.startswith(" "):
+                args[current] += " " + line.strip()
+            elif not line.strip():
+                continue
+            else:
+                in_args = False
+        if not in_args:
+            summary_lines.append(line)
+    return "\n".join(summary_lines).strip(), args
+
+
+def _format_validation(tool: str, exc: ValidationError, allowed: list[str]) -> str:
+    parts = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(x) for x in err["loc"]) or "arguments"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unexpected argument {loc!r}")
+        elif err["type"] == "missing":
+            parts.append(f"missing required argument {loc!r}")
+        else:
+            shown = repr(err.get("input"))
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            parts.append(f"{loc}: {err['msg']} (got {shown})")
+    return (
+        f"invalid arguments for {tool}: "
+        + "; ".join(parts)
+        + f". Allowed arguments: {', '.join(allowed) or 'none'}."
+    )
+
+
+@dataclass
+class ToolSpec:
+    """Everything known about one tool of a domain."""
+
+    domain: str
+    name: str
+    fn: Callable[..., Any]
+    description: str
+    params: list[Param]
+    writes: tuple[str, ...]
+    returns: str | None
+    needs: tuple[str, ...]
+    says: tuple[str, ...]
+    destructive: bool
+    idempotent: bool
+    hidden: bool
+    model: type[BaseModel]
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.domain}_{self.name}"
+
+    @property
+    def read_only(self) -> bool:
+        return not self.writes
+
+    @property
+    def consumes(self) -> tuple[str, ...]:
+        """Tables whose ids this tool takes (explicit dependency edges end here)."""
+        return tuple(dict.fromkeys(p.ref.table_name for p in self.params if p.ref))
+
+    def input_schema(self, *, strip_enums: bool = False) -> dict[str, Any]:
+        props: dict[str, Any] = {}
+        for p in self.params:
+            prop: dict[str, Any] = {"type": p.json_type}
+            if p.description:
+                prop["description"] = p.description
+            if p.enum is not None:
+                if strip_enums:
+                    prop["description"] = (
+                        prop.get("description", "") + " (one of a fixed set of values)"
+                    ).strip()
+                else:
+                    prop["enum"] = list(p.enum)
+            if not p.required and p.default is not None:
+                prop["default"] = p.default
+            prop.update(p.constraints)
+            props[p.name] = prop
+        return {
+            "type": "object",
+            "properties": props,
+            "required": [p.name for p in self.params if p.required],
+            "additionalProperties": False,
+        }
+
+    def openai_schema(self, *, qualified: bool = True, strip_enums: bool = False) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.qualified_name if qualified else self.name,
+                "description": self.description,
+                "parameters": self.input_schema(strip_enums=strip_enums),
+            },
+        }
+
+    def annotations(self) -> dict[str, Any]:
+        """MCP tool annotations, set from what the tool really does."""
+        return {
+            "title": self.name.replace("_", " ").capitalize(),
+            "readOnlyHint": self.read_only,
+            "destructiveHint": (not self.read_only) and self.destructive,
+            "idempotentHint": self.read_only or self.idempotent,
+            "openWorldHint": False,
+        }
+
+    def validate(self, arguments: Any) -> dict[str, Any]:
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise ToolError(
+                f"arguments for {self.qualified_name} must be a JSON object, got {type(arguments).__name__}"
+            )
+        try:
+            parsed = self.model.model_validate(arguments)
+        except ValidationError as exc:
+            raise ToolError(
+                _format_validation(self.qualified_name, exc, [p.name for p in self.params])
+            ) from None
+        return {p.name: getattr(parsed, p.name) for p in self.params}
+
+    def run(self, conn: sqlite3.Connection, arguments: dict[str, Any]) -> Any:
+        """Run on a connection with already-validated arguments."""
+        try:
+            return self.fn(Db(conn), **arguments)
+        except ToolError:
+            raise
+        except sqlite3.IntegrityError as exc:
+            raise ToolError(f"{self.qualified_name} would break a data rule: {exc}") from None
+        except (ValueError, LookupError) as exc:
+            raise ToolError(f"{self.qualified_name} failed: {exc}") from None
+
+
+def build_spec(
+    domain: str,
+    fn: Callable[..., Any],
+    *,
+    writes: tuple[Any, ...],
+    returns: Any,
+    needs: tuple[Any, ...],
+    says: tuple[str, ...],
+    destructive: bool,
+    idempotent: bool,
+    hidden: bool,
+    name: str | None = None,
+) -> ToolSpec:
+    hints = typing.get_type_hints(fn, include_extras=True)
+    signature = inspect.signature(fn)
+    summary, arg_docs = _doc_sections(fn.__doc__ or "")
+    if not summary:
+        raise TypeError(f"tool {fn.__name__} needs a docstring: it is the description agents read")
+    params: list[Param] = []
+    fields: dict[str, Any] = {}
+    for i, (pname, p) in enumerate(signature.parameters.items()):
+        if i == 0:
+            continue  # the Db handle
+        annotation = hints[pname]
+        param = _param_from(pname, annotation, p.default, arg_docs.get(pname, ""))
+        params.append(param)
+        if (
+            param.json_type == "string"
+            and param.enum is None
+            and "maxLength" not in _constraints_in(annotation)
+        ):
+            annotation = typing.Annotated[annotation, Field(max_length=_DEFAULT_MAX_LEN)]
+        fields[pname] = (annotation, ... if param.required else p.default)
+    tool_name = name or fn.__name__
+    model = create_model(
+        f"{domain}_{tool_name}_args",
+        __config__=ConfigDict(extra="forbid", allow_inf_nan=False),
+        **fields,
+    )
+
+    def table_name(t: Any) -> str:
+        return t if isinstance(t, str) else t.__tablename__
+
+    return ToolSpec(
+        domain=domain,
+        name=tool_name,
+        fn=fn,
+        description=summary,
+        params=params,
+        writes=tuple(table_name(t) for t in writes),
+        returns=table_name(returns) if returns is not None else None,
+        needs=tuple(table_name(t) for t in needs),
+        says=tuple(says),
+        destructive=destructive,
+        idempotent=idempotent,
+        hidden=hidden,
+        model=model,
+    )
+
+
+def _constraints_in(annotation: Any) -> dict[str, Any]:
+    _, metadata = _split_annotated(_unwrap_optional(annotation))
+    out: dict[str, Any] = {}
+    for fi in metadata:
+        if isinstance(fi, FieldInfo):
+            for meta in fi.metadata:
+                if getattr(meta, "max_length", None) is not None:
+                    out["maxLength"] = meta.max_length
+    return out

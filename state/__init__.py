@@ -1,0 +1,33 @@
+"""Snapshots and per-episode forks of SQLite state. Knows nothing about domains or tools."""
+
+from state.changelog import CellChange
+from state.hashing import content_hash
+from state.session import Checkpoint, Session
+from state.snapshot import (
+    SCALES,
+    Snapshot,
+    SnapshotCache,
+    SnapshotError,
+    build_snapshot,
+    check_scale,
+    write_snapshot,
+)
+from state.store import Episode, SessionStore, StoreFull, UnknownSession
+
+__all__ = [
+    "SCALES",
+    "CellChange",
+    "Checkpoint",
+    "Episode",
+    "Session",
+    "SessionStore",
+    "Snapshot",
+    "SnapshotCache",
+    "SnapshotError",
+    "StoreFull",
+    "UnknownSession",
+    "build_snapshot",
+    "check_scale",
+    "content_hash",
+    "write_snapshot",
+]

@@ -1,0 +1,111 @@
+"""Which rows a fork has touched, recorded by temporary triggers.
+
+The triggers live in the connection's ``temp`` schema, so they never become
+part of the database's content or its serialized bytes. They record each
+touched table and primary key once; the diff and the content hash then look
+only at those rows instead of scanning whole tables.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from state.hashing import user_tables
+
+
+def primary_key(conn: sqlite3.Connection, table: str, schema: str = "main") -> list[str]:
+    info = conn.execute(f'PRAGMA {schema}.table_info("{table}")').fetchall()
+    pk = [r[1] for r in sorted((r for r in info if r[5]), key=lambda r: r[5])]
+    return pk or ["rowid"]
+
+
+def install(conn: sqlite3.Connection) -> None:
+    """Create the change table and one trigger per table and operation."""
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS _changes (tbl TEXT NOT NULL, pk TEXT NOT NULL, PRIMARY KEY (tbl, pk))"
+    )
+    for table in user_tables(conn):
+        cols = primary_key(conn, table)
+        for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+            key = "json_array(" + ", ".join(f'{ref}."{c}"' for c in cols) + ")"
+            extra = ""
+            if op == "UPDATE":  # a primary-key change touches the old key too
+                old_key = "json_array(" + ", ".join(f'OLD."{c}"' for c in cols) + ")"
+                extra = f"INSERT OR IGNORE INTO _changes VALUES ('{table}', {old_key});"
+            conn.execute(
+                f'CREATE TEMP TRIGGER IF NOT EXISTS "_chg_{op.lower()}_{table}" AFTER {op} ON main."{table}" '
+                f"BEGIN INSERT OR IGNORE INTO _changes VALUES ('{table}', {key}); {extra} END"
+            )
+
+
+def touched(conn: sqlite3.Connection) -> dict[str, list[list[Any]]]:
+    """Touched primary keys per table (possibly including rows changed back)."""
+    out: dict[str, list[list[Any]]] = {}
+    for tbl, pk in conn.execute("SELECT tbl, pk FROM temp._changes ORDER BY tbl, pk"):
+        out.setdefault(tbl, []).append(json.loads(pk))
+    return out
+
+
+def export(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    return conn.execute("SELECT tbl, pk FROM temp._changes").fetchall()
+
+
+def restore(conn: sqlite3.Connection, rows: list[tuple[str, str]]) -> None:
+    conn.execute("DELETE FROM temp._changes")
+    conn.executemany("INSERT INTO temp._changes VALUES (?, ?)", rows)
+
+
+@dataclass(frozen=True)
+class CellChange:
+    """One changed cell. Inserted rows have ``old`` None, deleted rows ``new`` None."""
+
+    table: str
+    pk: str
+    column: str
+    old: Any
+    new: Any
+    op: str  # insert | update | delete
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "pk": self.pk,
+            "column": self.column,
+            "old": self.old,
+            "new": self.new,
+            "op": self.op,
+        }
+
+
+def _fetch(conn: sqlite3.Connection, schema: str, table: str, cols: list[str], key: list[Any]) -> dict | None:
+    where = " AND ".join(f'"{c}" IS ?' for c in cols)
+    cur = conn.execute(f'SELECT * FROM {schema}."{table}" WHERE {where}', key)
+    row = cur.fetchone()
+    if row is None:
+        return None
+    return dict(zip([d[0] for d in cur.description], row, strict=True))
+
+
+def diff_rows(conn: sqlite3.Connection, base_schema: str) -> list[CellChange]:
+    """Cell-level changes of the touched rows between ``base_schema`` and main."""
+    changes: list[CellChange] = []
+    for table, keys in touched(conn).items():
+        cols = primary_key(conn, table)
+        for key in keys:
+            old = _fetch(conn, base_schema, table, cols, key)
+            new = _fetch(conn, "main", table, cols, key)
+            pk = key[0] if len(key) == 1 else json.dumps(key)
+            if old is None and new is None:
+                continue
+            op = "insert" if old is None else "delete" if new is None else "update"
+            names = list((new or old).keys())
+            for col in names:
+                before = None if old is None else old[col]
+                after = None if new is None else new[col]
+                if op == "update" and before == after:
+                    continue
+                changes.append(CellChange(table, str(pk), col, before, after, op))
+    return changes

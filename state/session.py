@@ -1,0 +1,202 @@
+"""Sessions: private, resettable forks of a snapshot.
+
+A session copies nothing until its first write. Until then its reads go to one
+read-only connection shared by every session of the same snapshot, so an
+episode that only looks around costs no memory and no copy. The first write
+``deserialize()``s the snapshot into a private connection (a memcpy).
+
+Every operation runs inside a SAVEPOINT: if it raises, the savepoint is rolled
+back and the database is exactly as before, byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TypeVar
+
+from state import changelog
+from state.changelog import CellChange
+from state.hashing import content_hash, table_hash, user_tables
+from state.snapshot import Snapshot
+
+T = TypeVar("T")
+
+
+class SharedReader:
+    """One read-only connection per snapshot, serialised by a lock."""
+
+    _readers: dict[str, SharedReader] = {}
+    _guard = threading.Lock()
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.conn = snapshot.connect()
+        self.conn.execute("PRAGMA query_only = ON")
+        self.lock = threading.Lock()
+        self.table_hashes: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, snapshot: Snapshot) -> SharedReader:
+        reader = cls._readers.get(snapshot.sha256)
+        if reader is None:
+            with cls._guard:
+                reader = cls._readers.get(snapshot.sha256)
+                if reader is None:
+                    reader = cls._readers[snapshot.sha256] = cls(snapshot)
+        return reader
+
+    def table_hash(self, table: str) -> str:
+        with self.lock:
+            if table not in self.table_hashes:
+                self.table_hashes[table] = table_hash(self.conn, table)
+            return self.table_hashes[table]
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A session's state at one moment: its bytes (None = the snapshot) and changelog."""
+
+    data: bytes | None
+    touched: tuple[tuple[str, str], ...] = ()
+
+
+class Session:
+    """A private fork of one snapshot with atomic operations, reset and diff."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        self._savepoints = 0
+
+    # -- forking ---------------------------------------------------------
+    @property
+    def forked(self) -> bool:
+        return self._conn is not None
+
+    def _fork(self, data: bytes | None = None) -> sqlite3.Connection:
+        conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        conn.deserialize(data if data is not None else self.snapshot.data)
+        conn.execute("PRAGMA foreign_keys = ON")
+        changelog.install(conn)
+        return conn
+
+    def _own(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = self._fork()
+        return self._conn
+
+    # -- running operations ----------------------------------------------
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection to read from: the shared snapshot until the first write."""
+        with self.lock:
+            if self._conn is not None:
+                yield self._conn
+                return
+            reader = SharedReader.of(self.snapshot)
+            with reader.lock:
+                yield reader.conn
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """A private connection inside a savepoint; rolled back if the block raises."""
+        with self.lock:
+            conn = self._own()
+            name = f"op{self._savepoints}"
+            self._savepoints += 1
+            conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute(f"ROLLBACK TO {name}")
+                conn.execute(f"RELEASE {name}")
+                raise
+            else:
+                conn.execute(f"RELEASE {name}")
+            finally:
+                self._savepoints -= 1
+
+    def run(self, fn: Callable[[sqlite3.Connection], T], *, writes: bool) -> T:
+        """Run ``fn`` atomically on this session's state."""
+        if writes:
+            with self.writing() as conn:
+                return fn(conn)
+        with self.reading() as conn:
+            return fn(conn)
+
+    # -- lifecycle ---------------------------------------------------------
+    def reset(self) -> None:
+        """Back to the snapshot; the private copy is simply dropped."""
+        with self.lock:
+            self.close()
+
+    def checkpoint(self) -> Checkpoint:
+        with self.lock:
+            if self._conn is None:
+                return Checkpoint(None)
+            return Checkpoint(self._conn.serialize(), tuple(changelog.export(self._conn)))
+
+    def restore(self, cp: Checkpoint) -> None:
+        with self.lock:
+            self.close()
+            if cp.data is not None:
+                self._conn = self._fork(cp.data)
+                changelog.restore(self._conn, list(cp.touched))
+
+    def close(self) -> None:
+        with self.lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def memory_bytes(self) -> int:
+        """Bytes held privately by this session (0 until its first write)."""
+        with self.lock:
+            if self._conn is None:
+                return 0
+            pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
+            size = self._conn.execute("PRAGMA page_size").fetchone()[0]
+            return int(pages * size)
+
+    def serialize(self) -> bytes:
+        with self.lock:
+            return self.snapshot.data if self._conn is None else self._conn.serialize()
+
+    # -- observing ---------------------------------------------------------
+    def content_hash(self) -> str:
+        """Row-level hash; untouched tables reuse the snapshot's cached table hashes."""
+        with self.lock:
+            if self._conn is None:
+                return self.snapshot.logical_hash
+            touched = set(changelog.touched(self._conn))
+            reader = SharedReader.of(self.snapshot)
+            h = hashlib.sha256()
+            for table in user_tables(self._conn):
+                h.update(table.encode())
+                th = table_hash(self._conn, table) if table in touched else reader.table_hash(table)
+                h.update(th.encode())
+            return h.hexdigest()
+
+    def full_content_hash(self) -> str:
+        """The same hash computed by scanning every table (for verification)."""
+        with self.reading() as conn:
+            return content_hash(conn)
+
+    def diff(self) -> list[CellChange]:
+        """Cell-level changes against the snapshot, sorted by table, key, column."""
+        with self.lock:
+            if self._conn is None:
+                return []
+            conn = self._conn
+            conn.execute("ATTACH DATABASE ':memory:' AS base")
+            try:
+                conn.deserialize(self.snapshot.data, name="base")
+                changes = changelog.diff_rows(conn, "base")
+            finally:
+                conn.execute("DETACH DATABASE base")
+            return sorted(changes, key=lambda c: (c.table, c.pk, c.column))

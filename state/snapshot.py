@@ -1,0 +1,159 @@
+"""Snapshots: a domain's seeded database, frozen as bytes.
+
+A snapshot is the unit everything else forks from. It is built once from a
+schema and a seeded fill, ``serialize()``d, and identified by the sha256 of
+those bytes, so the same (domain, seed, scale) is the same file on every
+machine that runs the same SQLite and pinned Faker. Built snapshots are cached
+on disk as ordinary ``.sqlite`` files anyone can open with ``sqlite3``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from state.hashing import content_hash
+
+SCALES = ("small", "medium", "large")
+
+# The fill receives a plain connection and writes the seeded rows; the schema
+# step creates tables. Both are supplied by the caller (the domain kit), which
+# keeps this package free of any knowledge about domains.
+SchemaFn = Callable[[sqlite3.Connection], None]
+FillFn = Callable[[sqlite3.Connection, int, str], None]
+
+
+class SnapshotError(ValueError):
+    """A snapshot could not be built or loaded; the message says why."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Immutable database bytes plus the identity that produced them."""
+
+    domain: str
+    seed: int
+    scale: str
+    data: bytes = field(repr=False)
+    sha256: str = ""
+    logical_hash: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def identity(self) -> dict[str, object]:
+        """What a task records to say which world it was generated in."""
+        return {"domain": self.domain, "seed": self.seed, "scale": self.scale, "sha256": self.sha256}
+
+    def connect(self) -> sqlite3.Connection:
+        """A fresh private in-memory copy of the snapshot (a fork)."""
+        conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        conn.deserialize(self.data)
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+
+def check_scale(scale: str) -> str:
+    if scale not in SCALES:
+        raise SnapshotError(f"unknown scale {scale!r}; allowed: {', '.join(SCALES)}")
+    return scale
+
+
+def build_snapshot(domain: str, seed: int, scale: str, schema: SchemaFn, fill: FillFn) -> Snapshot:
+    """Create the schema, run the seeded fill, and freeze the result.
+
+    The database is vacuumed before serialising so the bytes depend only on the
+    content inserted, not on the free pages the fill happened to leave behind.
+    """
+    check_scale(scale)
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        schema(conn)
+        conn.execute("BEGIN")
+        fill(conn, seed, scale)
+        conn.execute("COMMIT")
+        problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise SnapshotError(f"seed data of {domain!r} violates foreign keys: {problems[:5]}")
+        conn.execute("VACUUM")
+        data = conn.serialize()
+        logical = content_hash(conn)
+    finally:
+        conn.close()
+    return Snapshot(domain, seed, scale, data, hashlib.sha256(data).hexdigest(), logical)
+
+
+def load_snapshot(path: Path, domain: str, seed: int, scale: str) -> Snapshot:
+    """Read a snapshot file written by :func:`write_snapshot`."""
+    data = Path(path).read_bytes()
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(data)
+        ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if ok != "ok":
+            raise SnapshotError(f"snapshot file {path} is corrupt: {ok}")
+        logical = content_hash(conn)
+    except sqlite3.DatabaseError as exc:
+        raise SnapshotError(f"{path} is not a SQLite snapshot: {exc}") from exc
+    finally:
+        conn.close()
+    return Snapshot(domain, seed, scale, data, hashlib.sha256(data).hexdigest(), logical)
+
+
+def write_snapshot(snapshot: Snapshot, path: Path) -> Path:
+    """Write atomically: a reader never sees half a snapshot file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(snapshot.data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+class SnapshotCache:
+    """Built snapshots on disk, keyed by domain, seed, scale and schema version.
+
+    The schema fingerprint is part of the key so editing a domain's tables or
+    seed code never serves a stale file.
+    """
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        default = os.environ.get("TOOLGROUND_CACHE", Path.home() / ".cache" / "toolground")
+        self.root = Path(root if root is not None else default) / "snapshots"
+        self._memory: dict[tuple[str, int, str, str], Snapshot] = {}
+
+    def path_for(self, domain: str, seed: int, scale: str, version: str) -> Path:
+        return self.root / f"{domain}-seed{seed}-{scale}-{version}.sqlite"
+
+    def get(
+        self, domain: str, seed: int, scale: str, version: str, schema: SchemaFn, fill: FillFn
+    ) -> Snapshot:
+        key = (domain, seed, scale, version)
+        if key in self._memory:
+            return self._memory[key]
+        path = self.path_for(domain, seed, scale, version)
+        snap = None
+        if path.exists():
+            try:
+                snap = load_snapshot(path, domain, seed, scale)
+            except SnapshotError:
+                snap = None  # a corrupt cache entry is rebuilt, never served
+        if snap is None:
+            snap = build_snapshot(domain, seed, scale, schema, fill)
+            with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
+                write_snapshot(snap, path)
+        self._memory[key] = snap
+        return snap

@@ -1,0 +1,162 @@
+"""Episodes and the store that keeps them alive.
+
+An episode is what one agent rollout owns: one session per domain it can
+touch, all forked from the same set of snapshots. The store maps env-session
+ids to episodes, evicts idle ones after a TTL, refuses new ones when full, and
+releases them on request. MCP has no session-end hook, so the TTL is what
+keeps abandoned rollouts from holding memory forever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from state.session import Checkpoint, Session
+from state.snapshot import Snapshot
+
+
+class StoreFull(RuntimeError):
+    """No room for another episode; the message says how to make room."""
+
+
+class UnknownSession(KeyError):
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
+        return str(self.args[0])
+
+
+class Episode:
+    """One rollout's private world: a session per domain."""
+
+    def __init__(self, snapshots: Mapping[str, Snapshot]) -> None:
+        self.snapshots = dict(snapshots)
+        self.sessions = {name: Session(snap) for name, snap in self.snapshots.items()}
+        self.lock = threading.RLock()
+        self.created = self.last_used = time.monotonic()
+        self.calls = 0
+
+    def session(self, domain: str) -> Session:
+        try:
+            return self.sessions[domain]
+        except KeyError:
+            raise UnknownSession(
+                f"domain {domain!r} is not served here; served: {sorted(self.sessions)}"
+            ) from None
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def state_hash(self) -> str:
+        """One hash over every domain's content hash."""
+        h = hashlib.sha256()
+        for name in sorted(self.sessions):
+            h.update(name.encode())
+            h.update(self.sessions[name].content_hash().encode())
+        return h.hexdigest()
+
+    def diff(self) -> list[dict[str, Any]]:
+        out = []
+        for name in sorted(self.sessions):
+            out.extend({"domain": name, **c.as_dict()} for c in self.sessions[name].diff())
+        return out
+
+    def reset(self) -> None:
+        with self.lock:
+            for s in self.sessions.values():
+                s.reset()
+            self.calls = 0
+
+    def checkpoint(self) -> dict[str, Checkpoint]:
+        with self.lock:
+            return {name: s.checkpoint() for name, s in self.sessions.items()}
+
+    def restore(self, cp: Mapping[str, Checkpoint]) -> None:
+        with self.lock:
+            for name, point in cp.items():
+                self.session(name).restore(point)
+
+    def memory_bytes(self) -> int:
+        return sum(s.memory_bytes() for s in self.sessions.values())
+
+    def close(self) -> None:
+        for s in self.sessions.values():
+            s.close()
+
+    def identity(self) -> dict[str, Any]:
+        return {name: snap.identity() for name, snap in sorted(self.snapshots.items())}
+
+
+@dataclass
+class SessionStore:
+    """Env-session id -> episode, with an idle TTL and a size limit."""
+
+    snapshots: Callable[[], Mapping[str, Snapshot]]
+    max_sessions: int = 10_000
+    idle_ttl: float = 1800.0
+    clock: Callable[[], float] = time.monotonic
+    _episodes: dict[str, Episode] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, env_id: str, *, create: bool = True) -> Episode:
+        """The episode for ``env_id``, forked on first use."""
+        with self._lock:
+            ep = self._episodes.get(env_id)
+            if ep is None:
+                if not create:
+                    raise UnknownSession(f"no env session {env_id!r}")
+                self._evict_locked()
+                if len(self._episodes) >= self.max_sessions:
+                    raise StoreFull(
+                        f"env session store is full ({self.max_sessions} live sessions); release finished "
+                        f"sessions (DELETE /admin/sessions/<id>) or wait for the {self.idle_ttl:g}s idle TTL"
+                    )
+                ep = self._episodes[env_id] = Episode(self.snapshots())
+                ep.created = ep.last_used = self.clock()
+            else:
+                ep.last_used = self.clock()
+            return ep
+
+    def release(self, env_id: str) -> bool:
+        with self._lock:
+            ep = self._episodes.pop(env_id, None)
+        if ep is None:
+            return False
+        ep.close()
+        return True
+
+    def evict_idle(self) -> int:
+        with self._lock:
+            return self._evict_locked()
+
+    def _evict_locked(self) -> int:
+        now = self.clock()
+        stale = [k for k, ep in self._episodes.items() if now - ep.last_used > self.idle_ttl]
+        for k in stale:
+            self._episodes.pop(k).close()
+        return len(stale)
+
+    def __len__(self) -> int:
+        return len(self._episodes)
+
+    def __contains__(self, env_id: str) -> bool:
+        return env_id in self._episodes
+
+    def ids(self) -> list[str]:
+        with self._lock:
+            return sorted(self._episodes)
+
+    def stats(self) -> dict[str, Any]:
+        with self._lock:
+            eps = list(self._episodes.values())
+        forked = sum(1 for ep in eps for s in ep.sessions.values() if s.forked)
+        return {
+            "count": len(eps),
+            "max_sessions": self.max_sessions,
+            "idle_ttl_seconds": self.idle_ttl,
+            "forked_databases": forked,
+            "memory_bytes": sum(ep.memory_bytes() for ep in eps),
+        }

@@ -1,0 +1,81 @@
+"""Banking's business rules: the failures really happen and successes change exactly the right rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from servers.kit import ToolError
+
+
+@pytest.fixture
+def bank(make_env):
+    env = make_env("banking")
+    return env, env.open()
+
+
+def _open_funded(env, ep, minimum=100.0):
+    rows = env.invoke(
+        ep, "banking_list_records", {"table": "accounts", "field": "status", "value": "open", "limit": 100}
+    )
+    return [r for r in rows["rows"] if r["balance"] >= minimum]
+
+
+def test_transfer_moves_money_and_writes_both_statements(bank):
+    env, ep = bank
+    src, dst = _open_funded(env, ep)[:2]
+    t = env.invoke(ep, "banking_transfer", {"source": src["id"], "target": dst["id"], "amount": 12.34})
+    changed = {(c["table"], c["pk"], c["column"]): c for c in ep.diff()}
+    assert changed[("accounts", src["id"], "balance")]["new"] == round(src["balance"] - 12.34, 2)
+    assert changed[("accounts", dst["id"], "balance")]["new"] == round(dst["balance"] + 12.34, 2)
+    assert changed[("transfers", t["id"], "amount")]["new"] == 12.34
+    assert {c["table"] for c in ep.diff()} == {"accounts", "transfers", "entries"}
+    assert len({c["pk"] for c in ep.diff() if c["table"] == "entries"}) == 2
+
+
+def test_insufficient_funds_is_explained_and_changes_nothing(bank):
+    env, ep = bank
+    src, dst = _open_funded(env, ep)[:2]
+    before = ep.state_hash()
+    with pytest.raises(ToolError, match="insufficient funds"):
+        env.invoke(
+            ep, "banking_transfer", {"source": src["id"], "target": dst["id"], "amount": src["balance"] + 1}
+        )
+    assert ep.state_hash() == before and ep.diff() == []
+
+
+def test_frozen_account_cannot_send(bank):
+    env, ep = bank
+    src, dst = _open_funded(env, ep)[:2]
+    env.invoke(ep, "banking_freeze_account", {"account": src["id"]})
+    with pytest.raises(ToolError, match="frozen"):
+        env.invoke(ep, "banking_transfer", {"source": src["id"], "target": dst["id"], "amount": 1})
+
+
+def test_close_requires_zero_balance(bank):
+    env, ep = bank
+    acc = _open_funded(env, ep)[0]
+    with pytest.raises(ToolError, match="still holds"):
+        env.invoke(ep, "banking_close_account", {"account": acc["id"]})
+    env.invoke(ep, "banking_withdraw", {"account": acc["id"], "amount": min(acc["balance"], 2500)})
+
+
+def test_unblock_needs_the_right_pin(bank):
+    env, ep = bank
+    with ep.session("banking").reading() as conn:
+        card_id, pin = conn.execute("SELECT id, pin FROM cards WHERE status = 'blocked' LIMIT 1").fetchone()
+    wrong = "0000" if pin != "0000" else "1111"
+    with pytest.raises(ToolError, match="PIN"):
+        env.invoke(ep, "banking_unblock_card", {"card": card_id, "pin": wrong})
+    out = env.invoke(ep, "banking_unblock_card", {"card": card_id, "pin": pin})
+    assert out["status"] == "active" and "pin" not in out
+    assert [(c["table"], c["column"]) for c in ep.diff()] == [("cards", "status")]
+
+
+def test_unknown_ids_and_bad_arguments_are_tool_errors(bank):
+    env, ep = bank
+    with pytest.raises(ToolError, match="does not exist"):
+        env.invoke(ep, "banking_get_balance", {"account": "ACC-999999"})
+    with pytest.raises(ToolError, match="unexpected argument"):
+        env.invoke(ep, "banking_get_balance", {"account": "ACC-000001", "pin": "1"})
+    with pytest.raises(ToolError, match="unknown tool"):
+        env.invoke(ep, "banking_rob_vault", {})
