@@ -1,0 +1,94 @@
+"""The operator API under ``/admin``: inspect, reset and release episodes.
+
+These routes are for the trainer or evaluator that owns the rollouts, never
+for the policy, which is why they are plain HTTP and not MCP tools. When a
+token is configured every request must carry ``Authorization: Bearer <token>``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import resource
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from servers.runtime import Environment
+from state import UnknownSession
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def admin_routes(env: Environment, token: str | None) -> list[Route]:
+    """Routes bound to one environment's session store."""
+
+    def guarded(fn: Handler) -> Handler:
+        async def handler(request: Request) -> Response:
+            if token is not None:
+                given = request.headers.get("authorization", "")
+                if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                    return _error(
+                        401, "admin API needs 'Authorization: Bearer <token>' with the server's admin token"
+                    )
+            try:
+                return await fn(request)
+            except UnknownSession as exc:
+                return _error(404, str(exc))
+
+        return handler
+
+    def episode(request: Request):
+        return env.store.get(request.path_params["sid"], create=False)
+
+    async def list_sessions(request: Request) -> Response:
+        evicted = env.store.evict_idle()
+        stats = env.store.stats()
+        stats["evicted_now"] = evicted
+        stats["process_max_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        stats["ids"] = env.store.ids()[:1000]
+        return JSONResponse(stats)
+
+    async def state(request: Request) -> Response:
+        ep = episode(request)
+        return JSONResponse(
+            {
+                "id": request.path_params["sid"],
+                "hash": ep.state_hash(),
+                "snapshot": ep.identity(),
+                "calls": ep.calls,
+            }
+        )
+
+    async def diff(request: Request) -> Response:
+        ep = episode(request)
+        changes = ep.diff()
+        return JSONResponse({"id": request.path_params["sid"], "count": len(changes), "changes": changes})
+
+    async def reset(request: Request) -> Response:
+        ep = episode(request)
+        ep.reset()
+        return JSONResponse({"id": request.path_params["sid"], "reset": True, "hash": ep.state_hash()})
+
+    async def release(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        if not env.store.release(sid):
+            return _error(404, f"no env session {sid!r}")
+        return JSONResponse({"id": sid, "released": True})
+
+    async def tools(request: Request) -> Response:
+        return JSONResponse({"tools": env.openai_tools()})
+
+    return [
+        Route("/admin/sessions", guarded(list_sessions), methods=["GET"]),
+        Route("/admin/sessions/{sid:path}/state", guarded(state), methods=["GET"]),
+        Route("/admin/sessions/{sid:path}/diff", guarded(diff), methods=["GET"]),
+        Route("/admin/sessions/{sid:path}/reset", guarded(reset), methods=["POST"]),
+        Route("/admin/sessions/{sid:path}", guarded(release), methods=["DELETE"]),
+        Route("/admin/tools", guarded(tools), methods=["GET"]),
+    ]

@@ -1,0 +1,135 @@
+"""Serving an Environment over MCP (streamable HTTP or stdio).
+
+Each kit tool becomes one MCP tool with the kit's flat schema and truthful
+annotations; calls go through :meth:`Environment.invoke`, so MCP and
+in-process callers validate identically. State is keyed on an explicit
+env-session id (see :func:`env_session_id`) because the sessionless MCP era
+has no stable session. Operator endpoints live under ``/admin`` (see
+:mod:`servers.admin`) and are never MCP tools, so a policy cannot reset or
+inspect its own episode.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as McpToolError
+from fastmcp.server.dependencies import get_context, get_http_headers, get_http_request
+from fastmcp.tools import Tool, ToolResult
+from mcp.types import ToolAnnotations
+from pydantic import PrivateAttr
+
+from servers.kit import ToolError, ToolSpec
+from servers.runtime import Environment
+from state import Episode, StoreFull
+
+ENV_HEADER = "x-env-session"
+ENV_QUERY = "env_session"
+_ID_OK = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
+STDIO_SESSION = "stdio"
+
+
+class NoEnvSession(McpToolError):
+    pass
+
+
+def _check_id(value: str, source: str) -> str:
+    if not _ID_OK.match(value):
+        raise NoEnvSession(
+            f"invalid env session id from {source}: use 1-128 characters from letters, digits and ._:@/+=-"
+        )
+    return value
+
+
+def env_session_id() -> str:
+    """Which episode this request belongs to.
+
+    Order: the ``X-Env-Session`` header, the ``?env_session=`` URL parameter,
+    the request's ``_meta.env_session``, then the handshake-era
+    ``Mcp-Session-Id``. Over stdio the process is the session, so a client
+    that sends nothing shares one episode per process.
+    """
+    ctx = get_context()
+    try:
+        request = get_http_request()
+    except RuntimeError:
+        request = None
+    if request is not None:
+        header = get_http_headers(include={ENV_HEADER}).get(ENV_HEADER)
+        if header:
+            return _check_id(header, "the X-Env-Session header")
+        query = request.query_params.get(ENV_QUERY)
+        if query:
+            return _check_id(query, "the env_session URL parameter")
+    rc = ctx.request_context
+    meta = rc.meta if rc is not None else None
+    meta_id = getattr(meta, "env_session", None) if meta is not None and not isinstance(meta, dict) else None
+    if isinstance(meta, dict):
+        meta_id = meta.get("env_session")
+    if meta_id is None and meta is not None and hasattr(meta, "model_extra"):
+        meta_id = (meta.model_extra or {}).get("env_session")
+    if meta_id:
+        return _check_id(str(meta_id), "_meta.env_session")
+    if request is None:
+        return STDIO_SESSION
+    if not ctx._is_modern_protocol() and ctx.session_id:
+        return "mcp:" + ctx.session_id
+    raise NoEnvSession(
+        "no env session: send an X-Env-Session header, add ?env_session=<id> to the URL, "
+        "or put env_session in the request _meta (a handshake-era client's Mcp-Session-Id also works)"
+    )
+
+
+class EnvTool(Tool):
+    """One kit tool served over MCP, running in the caller's episode."""
+
+    _env: Environment = PrivateAttr()
+    _spec: ToolSpec = PrivateAttr()
+
+    @classmethod
+    def of(cls, env: Environment, spec: ToolSpec) -> EnvTool:
+        tool = cls(
+            name=spec.qualified_name,
+            description=spec.description,
+            parameters=spec.input_schema(),
+            annotations=ToolAnnotations(**spec.annotations()),
+            tags={spec.domain, "read" if spec.read_only else "write"},
+        )
+        tool._env, tool._spec = env, spec
+        return tool
+
+    def episode(self) -> Episode:
+        try:
+            return self._env.store.get(env_session_id())
+        except StoreFull as exc:
+            raise McpToolError(str(exc)) from None
+
+    async def run(self, arguments: dict[str, Any]) -> ToolResult:
+        episode = self.episode()
+        episode.touch()
+        try:
+            value = self._env.invoke(episode, self._spec.qualified_name, arguments)
+        except ToolError as exc:
+            raise McpToolError(str(exc)) from None
+        structured = value if isinstance(value, dict) else {"result": value}
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return ToolResult(content=text, structured_content=structured)
+
+
+def build_mcp(env: Environment, *, name: str = "toolground") -> FastMCP:
+    """A FastMCP server exposing every visible tool of the environment."""
+    domains = ", ".join(d.name for d in env.domains)
+    mcp = FastMCP(
+        name,
+        instructions=(
+            f"Simulated services: {domains}. Tool names are <domain>_<tool>. State is private to your env "
+            "session (X-Env-Session header, ?env_session= URL parameter or _meta.env_session)."
+        ),
+        mask_error_details=True,
+    )
+    for spec in env.visible_tools():
+        mcp.add_tool(EnvTool.of(env, spec))
+    return mcp
