@@ -1,0 +1,92 @@
+"""Helpers for tests that run the real server: start it, wait for it, drive sessions."""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env(cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        TOOLGROUND_CACHE=str(cache),
+        FASTMCP_SHOW_SERVER_BANNER="false",
+        FASTMCP_CHECK_FOR_UPDATES="off",
+        PYTHONPATH=str(REPO),
+    )
+    return env
+
+
+@contextmanager
+def running_server(cache: Path, *args: str, timeout: float = 60.0) -> Iterator[str]:
+    """``toolground serve`` in a subprocess on a free loopback port; yields its base URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "toolground.cli", "serve", "--port", str(port), *args]
+    proc = subprocess.Popen(
+        cmd, env=server_env(cache), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=REPO
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{proc.stdout.read().decode()}")
+            try:
+                if httpx.get(base + "/health", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not come up in time")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def random_banking_calls(rng: random.Random, n: int) -> list[tuple[str, dict]]:
+    """A mix of writes (some of which fail on purpose) over a few accounts."""
+    accounts = [f"ACC-{i:06d}" for i in range(1, 9)]
+    calls: list[tuple[str, dict]] = []
+    for _ in range(n):
+        kind = rng.choice(["deposit", "withdraw", "transfer", "freeze", "unfreeze", "phone", "read"])
+        a, b = rng.sample(accounts, 2)
+        amount = round(rng.uniform(1, 400), 2)
+        if kind == "deposit":
+            calls.append(("banking_deposit", {"account": a, "amount": amount}))
+        elif kind == "withdraw":
+            calls.append(("banking_withdraw", {"account": a, "amount": amount}))
+        elif kind == "transfer":
+            calls.append(("banking_transfer", {"source": a, "target": b, "amount": amount, "memo": "t"}))
+        elif kind == "freeze":
+            calls.append(("banking_freeze_account", {"account": a}))
+        elif kind == "unfreeze":
+            calls.append(("banking_unfreeze_account", {"account": a}))
+        elif kind == "phone":
+            calls.append(
+                ("banking_update_phone", {"customer": f"CUS-{rng.randint(1, 5):06d}", "phone": str(amount)})
+            )
+        else:
+            calls.append(("banking_get_balance", {"account": a}))
+    return calls
