@@ -38,10 +38,11 @@ def _noun(t: Any) -> str:
 class Db:
     """Query helpers bound to one connection (a session fork or the shared reader)."""
 
-    __slots__ = ("conn",)
+    __slots__ = ("_now", "conn")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, now: str | None = None) -> None:
         self.conn = conn
+        self._now = now
 
     # -- reading -------------------------------------------------------------
     def all(self, sql: str, *params: Any) -> list[dict[str, Any]]:
@@ -70,10 +71,11 @@ class Db:
 
     # -- writing -------------------------------------------------------------
     def next_id(self, table: Any) -> str:
-        prefix = table.__prefix__
-        last = self.scalar(f'SELECT max(id) FROM "{_table(table)}" WHERE id LIKE ?', prefix + "-%")
+        # Every id of a table carries its prefix and a fixed-width number, so the
+        # primary-key index answers max(id) without a scan.
+        last = self.scalar(f'SELECT max(id) FROM "{_table(table)}"')
         number = int(last.rsplit("-", 1)[1]) + 1 if last else 1
-        return format_id(prefix, number)
+        return format_id(table.__prefix__, number)
 
     def insert(self, table: Any, **values: Any) -> dict[str, Any]:
         if "id" not in values and hasattr(table, "__prefix__"):
@@ -102,7 +104,9 @@ class Db:
     @property
     def now(self) -> datetime:
         """The snapshot's reference moment; tools never read the wall clock."""
-        return datetime.fromisoformat(self.scalar("SELECT value FROM _meta WHERE key = 'now'"))
+        if self._now is None:
+            self._now = self.scalar("SELECT value FROM _meta WHERE key = 'now'")
+        return datetime.fromisoformat(self._now)
 
     @property
     def today(self) -> date:

@@ -96,6 +96,7 @@ class Domain:
                 idempotent=idempotent,
                 hidden=hidden,
                 name=name,
+                now=self.now,
             )
             if spec.name in self._tools:
                 raise ValueError(f"{self.name} already has a tool named {spec.name!r}")

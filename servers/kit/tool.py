@@ -182,6 +182,7 @@ class ToolSpec:
     idempotent: bool
     hidden: bool
     model: type[BaseModel]
+    now: str | None = None
 
     @property
     def qualified_name(self) -> str:
@@ -258,7 +259,7 @@ class ToolSpec:
     def run(self, conn: sqlite3.Connection, arguments: dict[str, Any]) -> Any:
         """Run on a connection with already-validated arguments."""
         try:
-            return self.fn(Db(conn), **arguments)
+            return self.fn(Db(conn, self.now), **arguments)
         except ToolError:
             raise
         except sqlite3.IntegrityError as exc:
@@ -279,6 +280,7 @@ def build_spec(
     idempotent: bool,
     hidden: bool,
     name: str | None = None,
+    now: str | None = None,
 ) -> ToolSpec:
     hints = typing.get_type_hints(fn, include_extras=True)
     signature = inspect.signature(fn)
@@ -324,6 +326,7 @@ def build_spec(
         idempotent=idempotent,
         hidden=hidden,
         model=model,
+        now=now,
     )
 
 
