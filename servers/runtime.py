@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from servers.kit import Domain, ToolError, ToolSpec
+from servers.kit import Domain, ToolCrash, ToolError, ToolSpec
 from servers.registry import parse_domains
 from state import Episode, SessionStore, Snapshot, SnapshotCache, check_scale
 
@@ -27,6 +27,7 @@ class CallResult:
     ok: bool
     value: Any = None
     error: str | None = None
+    crashed: bool = False  # the tool hit a bug (ToolCrash), not a rule
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -78,18 +79,21 @@ class Environment:
     def openai_tools(self, *, strip_enums: bool = False) -> list[dict[str, Any]]:
         return [t.openai_schema(strip_enums=strip_enums) for t in self.visible_tools()]
 
-    def spec(self, name: str) -> ToolSpec:
+    def spec(self, name: str, *, include_hidden: bool = False) -> ToolSpec:
         spec = self.tools.get(name)
-        if spec is None or spec.hidden:
+        if spec is None or (spec.hidden and not include_hidden):
             names = sorted(t.qualified_name for t in self.visible_tools())
             close = [n for n in names if name and (name in n or n.endswith("_" + name))][:5]
             hint = f" Did you mean: {', '.join(close)}?" if close else f" {len(names)} tools are available."
             raise ToolError(f"unknown tool {name!r}.{hint}")
         return spec
 
-    def invoke(self, episode: Episode, name: str, arguments: Any) -> Any:
-        """Validate and run one call; raises ToolError with the agent-facing message."""
-        spec = self.spec(name)
+    def invoke(self, episode: Episode, name: str, arguments: Any, *, include_hidden: bool = False) -> Any:
+        """Validate and run one call; raises ToolError with the agent-facing message.
+
+        Hidden helper tools are only reachable in-process with ``include_hidden``.
+        """
+        spec = self.spec(name, include_hidden=include_hidden)
         args = spec.validate(arguments)
         session = episode.session(spec.domain)
         episode.calls += 1
@@ -100,4 +104,4 @@ class Environment:
         try:
             return CallResult(name, arguments, True, self.invoke(episode, name, arguments))
         except ToolError as exc:
-            return CallResult(name, arguments, False, error=str(exc))
+            return CallResult(name, arguments, False, error=str(exc), crashed=isinstance(exc, ToolCrash))

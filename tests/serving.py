@@ -38,7 +38,7 @@ def server_env(cache: Path) -> dict[str, str]:
 def running_server(cache: Path, *args: str, timeout: float = 60.0) -> Iterator[str]:
     """``toolground serve`` in a subprocess on a free loopback port; yields its base URL."""
     port = free_port()
-    cmd = [sys.executable, "-m", "toolground.cli", "serve", "--port", str(port), *args]
+    cmd = [sys.executable, "-m", "toolground", "serve", "--port", str(port), *args]
     proc = subprocess.Popen(
         cmd, env=server_env(cache), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=REPO
     )

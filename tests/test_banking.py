@@ -79,3 +79,14 @@ def test_unknown_ids_and_bad_arguments_are_tool_errors(bank):
         env.invoke(ep, "banking_get_balance", {"account": "ACC-000001", "pin": "1"})
     with pytest.raises(ToolError, match="unknown tool"):
         env.invoke(ep, "banking_rob_vault", {})
+
+
+def test_ledger_stays_consistent_after_money_moves(bank):
+    env, ep = bank
+    src, dst = _open_funded(env, ep)[:2]
+    env.invoke(ep, "banking_transfer", {"source": src["id"], "target": dst["id"], "amount": 5})
+    env.invoke(ep, "banking_deposit", {"account": dst["id"], "amount": 7.25})
+    assert env.invoke(ep, "banking_audit_ledger", {}, include_hidden=True) == {"mismatches": []}
+    with pytest.raises(ToolError, match="unknown tool"):
+        env.invoke(ep, "banking_audit_ledger", {})  # hidden from agents
+    assert "banking_audit_ledger" not in {t["function"]["name"] for t in env.openai_tools()}

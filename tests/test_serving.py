@@ -142,7 +142,7 @@ def test_stdio_sessions_are_isolated_and_replayable(cache, snapshot_cache):
         command=sys.executable,
         args=[
             "-m",
-            "toolground.cli",
+            "toolground",
             "serve",
             "--transport",
             "stdio",

@@ -11,11 +11,9 @@ import argparse
 import importlib
 import sys
 
+from toolground.errors import UsageError
+
 COMMANDS = ("toolground.cmd_serve", "toolground.cmd_snapshot")
-
-
-class UsageError(Exception):
-    """A problem with what the user asked for; printed without a traceback."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from servers.registry import UnknownDomain, parse_domains
 from servers.runtime import Environment
 from servers.serve import MCP_PATH, build_http_app, is_loopback, run_stdio
 from state import SCALES
-from toolground.cli import UsageError
+from toolground.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from servers.registry import UnknownDomain, get_domain
 from state import SCALES, write_snapshot
-from toolground.cli import UsageError
+from toolground.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

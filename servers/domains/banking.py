@@ -733,3 +733,17 @@ def pay_payee(
     )
     _post(db, a, "payment", -amount, f"Payment to {p['name']}", t["id"])
     return t
+
+
+# -- operator helpers (hidden from agents) ---------------------------------------------
+
+
+@banking.tool(hidden=True)
+def audit_ledger(db: Db) -> dict:
+    """Accounts whose balance differs from the last line of their statement (should be none)."""
+    rows = db.all(
+        "SELECT a.id, a.balance, e.balance_after FROM accounts a JOIN entries e ON e.id = "
+        "(SELECT id FROM entries WHERE account_id = a.id ORDER BY created_at DESC, id DESC LIMIT 1) "
+        "WHERE round(a.balance - e.balance_after, 2) != 0"
+    )
+    return {"mismatches": rows}

@@ -2,7 +2,7 @@
 
 from servers.kit.db import Db
 from servers.kit.domain import Domain
-from servers.kit.errors import ToolError
+from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.seeding import Seeder
 from servers.kit.tool import Param, ToolSpec
 from servers.kit.types import Day, Limit, LongText, Money, Pin, Quantity, Ref, RefInfo, Sensitive, ShortText
@@ -22,6 +22,7 @@ __all__ = [
     "Seeder",
     "Sensitive",
     "ShortText",
+    "ToolCrash",
     "ToolError",
     "ToolSpec",
 ]

@@ -31,8 +31,18 @@ def _table(t: Any) -> str:
     return t if isinstance(t, str) else t.__tablename__
 
 
-def _noun(t: Any) -> str:
-    return getattr(t, "__noun__", _table(t).rstrip("s"))
+def singular(word: str) -> str:
+    """categories -> category, addresses -> address, accounts -> account."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
+
+
+def noun(t: Any) -> str:
+    """How messages name one row of a table (``__noun__`` overrides)."""
+    return getattr(t, "__noun__", None) or singular(_table(t)).replace("_", " ")
 
 
 class Db:
@@ -66,7 +76,7 @@ class Db:
         """The row with this id, or a ToolError naming the missing entity."""
         row = self.find(table, id)
         if row is None:
-            raise ToolError(f"{_noun(table)} {id!r} does not exist")
+            raise ToolError(f"{noun(table)} {id!r} does not exist")
         return row
 
     # -- writing -------------------------------------------------------------
@@ -89,13 +99,13 @@ class Db:
         sets = ", ".join(f'"{c}" = ?' for c in values)
         cur = self.conn.execute(f'UPDATE "{_table(table)}" SET {sets} WHERE id = ?', (*values.values(), id))
         if cur.rowcount == 0:
-            raise ToolError(f"{_noun(table)} {id!r} does not exist")
+            raise ToolError(f"{noun(table)} {id!r} does not exist")
         return self.get(table, id)
 
     def delete(self, table: Any, id: str) -> None:
         cur = self.conn.execute(f'DELETE FROM "{_table(table)}" WHERE id = ?', (id,))
         if cur.rowcount == 0:
-            raise ToolError(f"{_noun(table)} {id!r} does not exist")
+            raise ToolError(f"{noun(table)} {id!r} does not exist")
 
     def execute(self, sql: str, *params: Any) -> int:
         return self.conn.execute(sql, params).rowcount

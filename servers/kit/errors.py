@@ -8,3 +8,11 @@ class ToolError(Exception):
     what was wrong and, where it helps, what would be accepted instead. The
     call's changes are rolled back.
     """
+
+
+class ToolCrash(ToolError):
+    """A tool raised something it did not mean to: a bug in the domain, not the agent's fault.
+
+    The agent sees it as an ordinary tool error (and the call is rolled back),
+    but tests and fuzzers look for this class to find the bug.
+    """

@@ -22,8 +22,8 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from servers.kit.db import Db
-from servers.kit.errors import ToolError
+from servers.kit.db import Db, noun
+from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.types import RefInfo, Sensitive
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -118,8 +118,7 @@ def _param_from(name: str, annotation: Any, default: Any, doc: str) -> Param:
 
 
 def _ref_hint(ref: RefInfo) -> str:
-    noun = getattr(ref.table, "__noun__", ref.table_name.rstrip("s"))
-    return f"{noun} id, e.g. {getattr(ref.table, '__prefix__', 'ID')}-000001"
+    return f"{noun(ref.table)} id, e.g. {getattr(ref.table, '__prefix__', 'ID')}-000001"
 
 
 def _doc_sections(doc: str) -> tuple[str, dict[str, str]]:
@@ -264,8 +263,10 @@ class ToolSpec:
             raise
         except sqlite3.IntegrityError as exc:
             raise ToolError(f"{self.qualified_name} would break a data rule: {exc}") from None
-        except (ValueError, LookupError) as exc:
-            raise ToolError(f"{self.qualified_name} failed: {exc}") from None
+        except Exception as exc:  # a bug in the tool: the agent still gets an error, tests can tell
+            raise ToolCrash(
+                f"{self.qualified_name} failed unexpectedly ({type(exc).__name__}: {exc}); nothing was changed"
+            ) from exc
 
 
 def build_spec(

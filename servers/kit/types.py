@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
+from servers.kit.db import noun
+
 
 @dataclass(frozen=True)
 class RefInfo:
@@ -38,8 +40,7 @@ class Ref:
     def __class_getitem__(cls, item: Any) -> Any:
         table, where = item if isinstance(item, tuple) else (item, None)
         prefix = getattr(table, "__prefix__", "ID")
-        noun = getattr(table, "__noun__", table.__tablename__.rstrip("s"))
-        desc = f"Id of the {noun}, e.g. {prefix}-000001."
+        desc = f"Id of the {noun(table)}, e.g. {prefix}-000001."
         return Annotated[str, RefInfo(table, where), Field(min_length=1, max_length=64, description=desc)]
 
 

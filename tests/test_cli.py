@@ -1,0 +1,70 @@
+"""The command line: real subprocesses, clear errors and exit codes, nothing half-written."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+
+from tests.serving import REPO, server_env
+
+
+def run(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "toolground", *args],
+        capture_output=True,
+        text=True,
+        env=server_env(tmp_path / "cache"),
+        cwd=REPO,
+        timeout=120,
+    )
+
+
+def test_snapshot_build_prints_the_file_sha256(tmp_path):
+    out = tmp_path / "bank.sqlite"
+    res = run(
+        tmp_path,
+        "snapshot",
+        "build",
+        "--domain",
+        "banking",
+        "--seed",
+        "3",
+        "--scale",
+        "small",
+        "--out",
+        str(out),
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split()[0] == hashlib.sha256(out.read_bytes()).hexdigest()
+    import sqlite3
+
+    assert sqlite3.connect(out).execute("SELECT count(*) FROM accounts").fetchone()[0] > 0
+
+
+def test_unknown_domain_and_bad_paths_fail_cleanly(tmp_path):
+    res = run(tmp_path, "snapshot", "build", "--domain", "atlantis", "--out", str(tmp_path / "x.sqlite"))
+    assert res.returncode == 2 and "unknown domain 'atlantis'" in res.stderr and "banking" in res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "x.sqlite").exists()
+    res = run(
+        tmp_path, "snapshot", "build", "--domain", "banking", "--scale", "small", "--out", str(tmp_path)
+    )
+    assert res.returncode == 2 and "is a directory" in res.stderr
+    res = run(
+        tmp_path,
+        "snapshot",
+        "build",
+        "--domain",
+        "banking",
+        "--scale",
+        "small",
+        "--out",
+        "/proc/nope/x.sqlite",
+    )
+    assert res.returncode == 2 and "cannot write" in res.stderr and "Traceback" not in res.stderr
+    res = run(tmp_path, "serve", "--domains", "banking,atlantis")
+    assert res.returncode == 2 and "unknown domain" in res.stderr
+    res = run(tmp_path, "serve", "--host", "0.0.0.0", "--domains", "banking")
+    assert res.returncode == 2 and "--admin-token" in res.stderr
+    res = run(tmp_path, "snapshot", "build", "--domain", "banking", "--scale", "huge", "--out", "x")
+    assert res.returncode == 2 and "invalid choice" in res.stderr
