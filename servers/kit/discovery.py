@@ -9,11 +9,15 @@ field arguments are enums of what exists; secrets a table marks with
 # No ``from __future__ import annotations`` here: the tool signatures are built
 # at run time and their annotations must be real objects.
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from servers.kit.db import Db
 from servers.kit.errors import ToolError
 from servers.kit.types import Limit, ShortText
+
+Offset = Annotated[int, Field(ge=0, le=10_000_000, description="Rows to skip, for paging.")]
 
 
 def visible_columns(table: Any) -> list[str]:
@@ -116,7 +120,7 @@ def add_discovery_tools(domain: Any) -> None:
         "field": FieldName | None,
         "value": ShortText | None,
         "limit": Limit,
-        "offset": int,
+        "offset": Offset,
         "return": dict,
     }
     search_records.__annotations__ = {
