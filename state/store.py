@@ -32,11 +32,14 @@ class UnknownSession(KeyError):
 class Episode:
     """One rollout's private world: a session per domain."""
 
-    def __init__(self, snapshots: Mapping[str, Snapshot]) -> None:
+    def __init__(
+        self, snapshots: Mapping[str, Snapshot], *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.snapshots = dict(snapshots)
         self.sessions = {name: Session(snap) for name, snap in self.snapshots.items()}
         self.lock = threading.RLock()
-        self.created = self.last_used = time.monotonic()
+        self.clock = clock  # the store's clock, so touch() and the idle TTL agree
+        self.created = self.last_used = clock()
         self.calls = 0
 
     def session(self, domain: str) -> Session:
@@ -48,7 +51,7 @@ class Episode:
             ) from None
 
     def touch(self) -> None:
-        self.last_used = time.monotonic()
+        self.last_used = self.clock()
 
     def state_hash(self) -> str:
         """One hash over every domain's content hash."""
@@ -114,8 +117,7 @@ class SessionStore:
                         f"env session store is full ({self.max_sessions} live sessions); release finished "
                         f"sessions (DELETE /admin/sessions/<id>) or wait for the {self.idle_ttl:g}s idle TTL"
                     )
-                ep = self._episodes[env_id] = Episode(self.snapshots())
-                ep.created = ep.last_used = self.clock()
+                ep = self._episodes[env_id] = Episode(self.snapshots(), clock=self.clock)
             else:
                 ep.last_used = self.clock()
             return ep

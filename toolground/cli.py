@@ -13,7 +13,12 @@ import sys
 
 from toolground.errors import UsageError
 
-COMMANDS = ("toolground.cmd_serve", "toolground.cmd_snapshot")
+COMMANDS = (
+    "toolground.cmd_serve",
+    "toolground.cmd_snapshot",
+    "toolground.cmd_score",
+    "toolground.cmd_reward_serve",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ from typing import Literal
 from sqlalchemy import ForeignKey
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servers.kit import Db, Domain, Limit, Money, Pin, Ref, Seeder, ShortText, ToolError
+from servers.kit import Db, Domain, Limit, Money, Month, Pin, Ref, Seeder, ShortText, ToolError
 
 banking = Domain("banking", "Retail bank: customers, accounts, cards, payees, transfers and statements.")
 
@@ -535,20 +535,13 @@ def list_transactions(db: Db, account: Ref[Account], limit: Limit = 10) -> dict:
     returns=Entry,
     says=["get the statement of {account} for {month}", "what went in and out of {account} in {month}?"],
 )
-def get_statement(db: Db, account: Ref[Account], month: ShortText) -> dict:
+def get_statement(db: Db, account: Ref[Account], month: Month) -> dict:
     """A monthly statement: opening and closing balance, money in, money out, and every line.
 
     Args:
         account: The account.
-        month: The month as YYYY-MM.
+        month: The month, e.g. 2026-05.
     """
-    if (
-        len(month) != 7
-        or month[4] != "-"
-        or not (month[:4] + month[5:]).isdigit()
-        or not 1 <= int(month[5:]) <= 12
-    ):
-        raise ToolError(f"month must look like 2026-05, got {month!r}")
     db.get(Account, account)
     rows = db.all(
         "SELECT * FROM entries WHERE account_id = ? AND substr(created_at, 1, 7) = ? ORDER BY created_at, id",

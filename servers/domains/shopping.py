@@ -625,6 +625,8 @@ def search_products(
     """
     if min_price is not None and max_price is not None and min_price > max_price:
         raise ToolError(f"min_price {min_price:.2f} is above max_price {max_price:.2f}")
+    if not query.split():
+        raise ToolError("query needs at least one word to look for, e.g. 'headphones'")
     conds, params = [], []
     for word in query.lower().split():
         conds.append("(lower(name) LIKE ? OR lower(brand) LIKE ? OR lower(description) LIKE ?)")

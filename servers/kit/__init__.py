@@ -5,7 +5,19 @@ from servers.kit.domain import Domain
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.seeding import Seeder
 from servers.kit.tool import Param, ToolSpec
-from servers.kit.types import Day, Limit, LongText, Money, Pin, Quantity, Ref, RefInfo, Sensitive, ShortText
+from servers.kit.types import (
+    Day,
+    Limit,
+    LongText,
+    Money,
+    Month,
+    Pin,
+    Quantity,
+    Ref,
+    RefInfo,
+    Sensitive,
+    ShortText,
+)
 
 __all__ = [
     "Day",
@@ -14,6 +26,7 @@ __all__ = [
     "Limit",
     "LongText",
     "Money",
+    "Month",
     "Param",
     "Pin",
     "Quantity",

@@ -29,12 +29,13 @@ from typing import Any
 from sqlalchemy import create_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
 from state import Snapshot, SnapshotCache, build_snapshot
 
-KIT_VERSION = "1"
+KIT_VERSION = "2"
 
 
 class Domain:
@@ -139,8 +140,18 @@ class Domain:
 
     # -- building state -----------------------------------------------------------------
     def create_schema(self, conn: sqlite3.Connection) -> None:
+        # Not ``metadata.create_all``: it walks each table's indexes as a set, so the
+        # order they land in sqlite_master (and the snapshot's bytes and sha256)
+        # changed from one process to the next. Tables in dependency order, then
+        # indexes by name, give the same file every time.
         engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
-        self.Table.metadata.create_all(engine)
+        tables = self.Table.metadata.sorted_tables
+        with engine.begin() as c:
+            for table in tables:
+                c.execute(CreateTable(table))
+            for table in tables:
+                for index in sorted(table.indexes, key=lambda i: str(i.name)):
+                    c.execute(CreateIndex(index))
         conn.execute("CREATE TABLE IF NOT EXISTS _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
     def fill(self, conn: sqlite3.Connection, seed: int, scale: str) -> None:

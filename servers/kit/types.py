@@ -63,12 +63,19 @@ Money = Annotated[
 Quantity = Annotated[int, Field(ge=1, le=1000, description="Number of units.")]
 Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]
 Day = Annotated[
-    str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A calendar date, YYYY-MM-DD.", max_length=10)
+    str,
+    Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="A calendar date, YYYY-MM-DD.", max_length=10),
+]
+# [0-9], not \d: pydantic's regex engine counts other scripts' digits as \d.
+Month = Annotated[
+    str, Field(pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])$", description="A month, YYYY-MM.", max_length=7)
 ]
 ShortText = Annotated[str, Field(min_length=1, max_length=200)]
 LongText = Annotated[str, Field(min_length=1, max_length=4000)]
 Pin = Annotated[
     str,
     Sensitive(),
-    Field(pattern=r"^\d{4}$", description="The 4-digit PIN the customer gave.", min_length=4, max_length=4),
+    Field(
+        pattern=r"^[0-9]{4}$", description="The 4-digit PIN the customer gave.", min_length=4, max_length=4
+    ),
 ]

@@ -1,0 +1,224 @@
+"""The outcome term (beyond the paper): did the calls leave the world the way gold left it?
+
+Write tasks: the replayed diff is compared with ``task.expected_diff`` cell by cell, where a cell
+is (domain, table, primary key, column) -> new value. Precision and recall over changed cells give
+an F1; rows touched outside the gold diff ("collateral") cost ``collateral_penalty`` times their
+number relative to the gold rows (capped at 1):
+
+    outcome = F1(P, R) - collateral_penalty * min(1, collateral_rows / max(1, gold_rows))
+
+Inserted rows get their ids from the database (the next free id), so the same rows inserted in
+another order get other ids. Inserted rows are therefore matched by content, not by id: within a
+(domain, table), each expected row is paired with the unpaired actual row sharing most cells, and
+any value that is the id of a row inserted in the same diff (its own id, or a reference such as an
+entry's ``transfer_id``) is compared as "some new row" rather than by its literal id. An unpaired
+actual inserted row is collateral; a paired row with wrong cells only loses those cells. Updates
+and deletes of existing rows keep their real keys. Any path reaching the gold cells scores 1.
+
+Read-only tasks (empty expected diff): the final answer must carry the facts the gold calls
+returned — scalar values from the result of each turn's last gold call, except values the gold
+arguments already contain (the model could echo them from the question). Full credit for
+``answer_facts`` (default 3) of them, or all when there are fewer; numbers match in any common
+formatting (``1,234.5`` = ``1234.50``), strings case-insensitively. Writing anything on a read-only
+task is collateral.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rewards.config import RewardConfig
+from rewards.tasks import PreparedTask
+from rewards.values import cell_equal
+
+_NEW = "\x00<new row>"
+_MAX_FACTS = 50
+
+
+@dataclass(slots=True)
+class Canon:
+    """A diff in comparable form."""
+
+    updates: dict[tuple[str, str, str, str], tuple[str, Any]] = field(default_factory=dict)
+    update_rows: set[tuple[str, str, str]] = field(default_factory=set)
+    inserts: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+
+    @property
+    def cells(self) -> int:
+        return len(self.updates) + sum(len(r) for rows in self.inserts.values() for r in rows)
+
+    @property
+    def rows(self) -> int:
+        return len(self.update_rows) + sum(len(rows) for rows in self.inserts.values())
+
+
+def canonical(cells: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Canon:
+    """Split a cell diff into keyed updates/deletes and id-free inserted rows."""
+    canon = Canon()
+    inserted: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for c in cells:
+        if c.get("op") == "insert":
+            inserted.setdefault((c.get("domain", ""), c["table"], str(c["pk"])), {})[c["column"]] = c.get(
+                "new"
+            )
+    new_ids = {(d, pk) for d, _, pk in inserted}
+
+    def plain(domain: str, value: Any) -> Any:
+        return _NEW if isinstance(value, str) and (domain, value) in new_ids else value
+
+    for c in cells:
+        if c.get("op") == "insert":
+            continue
+        d, t, pk = c.get("domain", ""), c["table"], str(c["pk"])
+        canon.updates[(d, t, pk, c["column"])] = (c.get("op", "update"), plain(d, c.get("new")))
+        canon.update_rows.add((d, t, pk))
+    for (d, t, pk), row in inserted.items():
+        canon.inserts.setdefault((d, t), []).append(
+            {col: _NEW if str(v) == pk else plain(d, v) for col, v in row.items()}
+        )
+    return canon
+
+
+def _row_hits(a: dict[str, Any], b: dict[str, Any]) -> int:
+    return sum(1 for col, v in a.items() if col in b and cell_equal(b[col], v))
+
+
+def compare(expected: Canon, actual: Canon) -> dict[str, Any]:
+    """Cell precision/recall and collateral rows of ``actual`` against ``expected``."""
+    matched = 0
+    for key, (op, new) in expected.updates.items():
+        got = actual.updates.get(key)
+        if got is not None and got[0] == op and cell_equal(got[1], new):
+            matched += 1
+    unpaired = 0
+    for dt, rows in actual.inserts.items():
+        free = list(rows)
+        for want in expected.inserts.get(dt, ()):
+            best, best_hits = -1, 0
+            for i, row in enumerate(free):
+                hits = _row_hits(want, row)
+                if hits > best_hits:
+                    best, best_hits = i, hits
+            if best >= 0:
+                matched += best_hits
+                free.pop(best)
+        unpaired += len(free)
+    collateral = len(actual.update_rows - expected.update_rows) + unpaired
+    exp_cells, act_cells = expected.cells, actual.cells
+    recall = matched / exp_cells if exp_cells else 1.0
+    precision = matched / act_cells if act_cells else (1.0 if not exp_cells else 0.0)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "matched_cells": matched,
+        "expected_cells": exp_cells,
+        "actual_cells": act_cells,
+        "collateral_rows": collateral,
+        "gold_rows": expected.rows,
+    }
+
+
+def expected_canon(task: PreparedTask) -> Canon:
+    canon = task.cache.get("expected_canon")
+    if canon is None:
+        canon = task.cache["expected_canon"] = canonical(task.expected_diff)
+    return canon
+
+
+# -- read-only tasks: facts in the answer ----------------------------------------------
+
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def _leaves(value: Any, out: list[Any]) -> None:
+    if len(out) >= _MAX_FACTS:
+        return
+    if isinstance(value, dict):
+        for v in value.values():
+            _leaves(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _leaves(v, out)
+    elif value is None or isinstance(value, bool):
+        return
+    elif isinstance(value, int | float):
+        out.append(float(value))
+    elif isinstance(value, str) and 3 <= len(value.strip()) <= 80:
+        out.append(value.strip().casefold())
+
+
+def gold_facts(results: list[Any], gold_args: list[dict[str, Any]]) -> list[Any]:
+    """Scalar facts from gold results, minus values the gold arguments already state."""
+    given: list[Any] = []
+    for args in gold_args:
+        _leaves(args, given)
+    leaves: list[Any] = []
+    for r in results:
+        _leaves(r, leaves)
+    out: list[Any] = []
+    for fact in leaves:
+        if fact not in given and fact not in out:
+            out.append(fact)
+    return out
+
+
+def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[float, int]:
+    """Fraction of the needed facts found in the answer (and how many were found)."""
+    if not answer:
+        return 0.0, 0
+    if not facts:
+        return 1.0, 0
+    text = answer.casefold()
+    numbers = []
+    for m in _NUMBER.findall(answer):
+        try:
+            numbers.append(float(m.replace(",", "")))
+        except ValueError:
+            continue
+    need = min(needed, len(facts))
+    found = 0
+    for fact in facts:
+        if isinstance(fact, float):
+            hit = any(math.isclose(fact, n, rel_tol=1e-9, abs_tol=1e-6) for n in numbers)
+        else:
+            hit = fact in text
+        found += hit
+        if found >= need:
+            break
+    return min(1.0, found / need), found
+
+
+def outcome_term(
+    task: PreparedTask,
+    diff: list[dict[str, Any]],
+    answer: str | None,
+    gold_results: list[Any],
+    cfg: RewardConfig,
+) -> tuple[float, dict[str, Any]]:
+    """The outcome value and its explanation, for a write or a read-only task."""
+    actual = canonical(diff)
+    if task.writes:
+        cmp = compare(expected_canon(task), actual)
+        penalty = cfg.collateral_penalty * min(1.0, cmp["collateral_rows"] / max(1, cmp["gold_rows"]))
+        return cmp["f1"] - penalty, {"kind": "state", **cmp, "penalty": penalty}
+    facts = task.cache.get("facts")
+    if facts is None:
+        last = [i for i, g in enumerate(task.gold) if g.last_in_turn]
+        facts = task.cache["facts"] = gold_facts(
+            [gold_results[i] for i in last], [task.gold[i].args for i in range(len(task.gold))]
+        )
+    value, found = facts_score(facts, answer, cfg.answer_facts)
+    collateral = actual.rows
+    penalty = cfg.collateral_penalty * min(1.0, collateral)
+    return value - penalty, {
+        "kind": "answer",
+        "facts": len(facts),
+        "facts_found": found,
+        "collateral_rows": collateral,
+        "penalty": penalty,
+    }

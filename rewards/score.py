@@ -1,0 +1,163 @@
+"""The public scoring API: ``score(task, trajectory, config) -> RewardResult``.
+
+The fast path (paper terms on a prepared task, trajectory carrying its tool results) is plain
+dict and list work. Replay on the task's snapshot happens only when a weighted term needs it:
+validity level 3 for calls whose outcome the trajectory does not show, and the outcome term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rewards.config import RewardConfig, get_config
+from rewards.outcome import outcome_term
+from rewards.parse import Trajectory, parse_trajectory
+from rewards.replay import EnvPool, ReplayResult, default_pool
+from rewards.tasks import PreparedTask, prepare_task
+from rewards.terms import Explanation, explain, paper_terms, weighted_total
+
+COMPONENTS = ("validity", "coverage", "efficiency", "name", "arg", "outcome")
+
+
+class RewardResult:
+    """The total, every component (``outcome`` None when not computed) and the alignment behind them.
+
+    ``details`` is built on first access from the raw alignment, so trainers that only read
+    numbers never pay for it.
+    """
+
+    __slots__ = ("_details", "_extra", "_raw", "components", "preset", "task_id", "total")
+
+    def __init__(
+        self,
+        total: float,
+        components: dict[str, float | None],
+        details: dict[str, Any] | None = None,
+        preset: str = "prove",
+        task_id: str | None = None,
+        raw: Explanation | None = None,
+    ) -> None:
+        self.total = total
+        self.components = components
+        self.preset = preset
+        self.task_id = task_id
+        self._raw = raw
+        self._extra = details or {}
+        self._details: dict[str, Any] | None = None if raw is not None else self._extra
+
+    @property
+    def details(self) -> dict[str, Any]:
+        if self._details is None:
+            self._details = {**explain(self._raw), **self._extra}  # type: ignore[arg-type]
+        return self._details
+
+    def __repr__(self) -> str:
+        return f"RewardResult(total={self.total!r}, components={self.components!r}, preset={self.preset!r})"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "task_id": self.task_id,
+            "preset": self.preset,
+            "total": self.total,
+            "components": dict(self.components),
+            "details": self.details,
+        }
+
+    def flat(self) -> dict[str, float]:
+        """Numbers only, same keys every time (for trainer logs): outcome 0.0 when absent."""
+        out = {"score": self.total}
+        for k in COMPONENTS:
+            v = self.components.get(k)
+            out[k] = 0.0 if v is None else float(v)
+        out["abstention"] = float(self.components.get("abstention") or 0.0)
+        out["outcome_available"] = 0.0 if self.components.get("outcome") is None else 1.0
+        return out
+
+
+def score(
+    task: Any,
+    trajectory: Any,
+    config: RewardConfig | str | dict[str, Any] | None = None,
+    *,
+    pool: EnvPool | None = None,
+) -> RewardResult:
+    """Score one trajectory. ``task``: Task, task dict, minimal task, JSON string or PreparedTask."""
+    return score_prepared(prepare_task(task), parse_trajectory(trajectory), get_config(config), pool)
+
+
+def score_group(
+    task: Any,
+    trajectories: Iterable[Any],
+    config: RewardConfig | str | dict[str, Any] | None = None,
+    *,
+    pool: EnvPool | None = None,
+) -> list[RewardResult]:
+    """Score many trajectories of one task (a GRPO group), preparing the task once."""
+    prepared, cfg = prepare_task(task), get_config(config)
+    return [score_prepared(prepared, parse_trajectory(t), cfg, pool) for t in trajectories]
+
+
+def _abstain(task: PreparedTask, traj: Trajectory, cfg: RewardConfig) -> RewardResult:
+    n = len(traj.calls)
+    value = cfg.abstain_reward if n == 0 else 0.0
+    comps: dict[str, float | None] = dict.fromkeys(COMPONENTS[:-1], 0.0)
+    comps["outcome"] = None
+    comps["abstention"] = value
+    details = {"n_calls": n, "n_gold": 0, "rule": "abstention: reward only when no tool is called"}
+    return RewardResult(value, comps, details, cfg.preset, task.id)
+
+
+def _gold_results(task: PreparedTask, rep_pool: EnvPool) -> list[Any]:
+    """Results the gold calls returned: from the task, else by replaying gold once."""
+    results = task.cache.get("gold_results")
+    if results is None:
+        if all(g.result is not None for g in task.gold):
+            results = [g.result for g in task.gold]
+        else:
+            run = rep_pool.replayer(task.snapshots).run((g.name, g.args) for g in task.gold)
+            results = [
+                g.result if g.result is not None else v for g, v in zip(task.gold, run.values, strict=True)
+            ]
+        task.cache["gold_results"] = results
+    return results
+
+
+def score_prepared(
+    task: PreparedTask, traj: Trajectory, cfg: RewardConfig, pool: EnvPool | None = None
+) -> RewardResult:
+    """Score a parsed trajectory against a prepared task (the hot path)."""
+    if task.abstain:
+        return _abstain(task, traj, cfg)
+    calls = traj.calls
+    status: list[bool | None] = [c.exec_ok for c in calls]
+    unknown = None in status
+    need_l3 = bool(cfg.w_val) and unknown
+    need_out = bool(cfg.w_out) and task.replayable
+    replay: ReplayResult | None = None
+    rep_pool = pool or default_pool()
+    if task.replayable and cfg.replay == "auto" and (need_l3 or need_out):
+        replay = rep_pool.replayer(task.snapshots).run((c.name, c.args) for c in calls)
+        if need_l3:
+            status = [s if s is not None else r for s, r in zip(status, replay.status, strict=True)]
+    components, raw = paper_terms(task, calls, status, cfg)
+    details: dict[str, Any] = {
+        "level3_source": _level3_source(calls, replay is not None and need_l3, unknown)
+    }
+    out: float | None = None
+    if replay is not None and need_out:
+        gold_results = [] if task.writes else _gold_results(task, rep_pool)
+        out, details["outcome"] = outcome_term(task, replay.diff, traj.answer, gold_results, cfg)
+    components["outcome"] = out  # type: ignore[assignment]
+    total = weighted_total(components, cfg)  # type: ignore[arg-type]
+    return RewardResult(total, components, details, cfg.preset, task.id, raw)  # type: ignore[arg-type]
+
+
+def _level3_source(calls: list[Any], replayed: bool, unknown: bool) -> str:
+    if not calls:
+        return "none"
+    if not unknown:
+        return "trajectory"
+    some_known = any(c.exec_ok is not None for c in calls)
+    source = "replay" if replayed else "assumed"
+    return f"trajectory+{source}" if some_known else source
