@@ -1,9 +1,12 @@
-"""Which rows a fork has touched, recorded by temporary triggers.
+"""Which rows a fork has touched, recorded by triggers that ship inside the snapshot.
 
-The triggers live in the connection's ``temp`` schema, so they never become
-part of the database's content or its serialized bytes. They record each
-touched table and primary key once; the diff and the content hash then look
-only at those rows instead of scanning whole tables.
+Every snapshot carries an empty ``_tg_changes`` table and, per table, three
+triggers that record each inserted, updated or deleted primary key once. They
+are installed after the seed fill, so a fork is a bare ``deserialize()`` and the
+changelog travels with the bytes: checkpoints and restores need nothing extra.
+The diff and the content hash then look only at touched rows instead of
+scanning whole tables. Bookkeeping tables (``_tg_*``) are not content: hashes,
+diffs and discovery tools skip them.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from state.hashing import user_tables
+from state.hashing import CHANGES, user_tables
 
 
 def primary_key(conn: sqlite3.Connection, table: str, schema: str = "main") -> list[str]:
@@ -23,9 +26,9 @@ def primary_key(conn: sqlite3.Connection, table: str, schema: str = "main") -> l
 
 
 def install(conn: sqlite3.Connection) -> None:
-    """Create the change table and one trigger per table and operation."""
+    """Create the change table and one trigger per table and operation (at build time)."""
     conn.execute(
-        "CREATE TEMP TABLE IF NOT EXISTS _changes (tbl TEXT NOT NULL, pk TEXT NOT NULL, PRIMARY KEY (tbl, pk))"
+        f"CREATE TABLE IF NOT EXISTS {CHANGES} (tbl TEXT NOT NULL, pk TEXT NOT NULL, PRIMARY KEY (tbl, pk))"
     )
     for table in user_tables(conn):
         cols = primary_key(conn, table)
@@ -34,28 +37,27 @@ def install(conn: sqlite3.Connection) -> None:
             extra = ""
             if op == "UPDATE":  # a primary-key change touches the old key too
                 old_key = "json_array(" + ", ".join(f'OLD."{c}"' for c in cols) + ")"
-                extra = f"INSERT OR IGNORE INTO _changes VALUES ('{table}', {old_key});"
+                extra = f"INSERT OR IGNORE INTO {CHANGES} VALUES ('{table}', {old_key});"
             conn.execute(
-                f'CREATE TEMP TRIGGER IF NOT EXISTS "_chg_{op.lower()}_{table}" AFTER {op} ON main."{table}" '
-                f"BEGIN INSERT OR IGNORE INTO _changes VALUES ('{table}', {key}); {extra} END"
+                f'CREATE TRIGGER IF NOT EXISTS "_tg_{op.lower()}_{table}" AFTER {op} ON "{table}" '
+                f"BEGIN INSERT OR IGNORE INTO {CHANGES} VALUES ('{table}', {key}); {extra} END"
             )
+
+
+def installed(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (CHANGES,)).fetchone() is not None
 
 
 def touched(conn: sqlite3.Connection) -> dict[str, list[list[Any]]]:
     """Touched primary keys per table (possibly including rows changed back)."""
     out: dict[str, list[list[Any]]] = {}
-    for tbl, pk in conn.execute("SELECT tbl, pk FROM temp._changes ORDER BY tbl, pk"):
+    for tbl, pk in conn.execute(f"SELECT tbl, pk FROM main.{CHANGES} ORDER BY tbl, pk"):
         out.setdefault(tbl, []).append(json.loads(pk))
     return out
 
 
 def export(conn: sqlite3.Connection) -> list[tuple[str, str]]:
-    return conn.execute("SELECT tbl, pk FROM temp._changes").fetchall()
-
-
-def restore(conn: sqlite3.Connection, rows: list[tuple[str, str]]) -> None:
-    conn.execute("DELETE FROM temp._changes")
-    conn.executemany("INSERT INTO temp._changes VALUES (?, ?)", rows)
+    return conn.execute(f"SELECT tbl, pk FROM main.{CHANGES}").fetchall()
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,15 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
+# Bookkeeping tables carry this prefix; they are not part of a database's content.
+BOOKKEEPING = "_tg_"
+CHANGES = BOOKKEEPING + "changes"
+
 
 def user_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
     rows = conn.execute(
-        f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        f"AND substr(name, 1, {len(BOOKKEEPING)}) != '{BOOKKEEPING}' ORDER BY name"
     ).fetchall()
     return [r[0] for r in rows]
 

@@ -58,10 +58,9 @@ class SharedReader:
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """A session's state at one moment: its bytes (None = the snapshot) and changelog."""
+    """A session's state at one moment: its bytes, changelog included (None = the snapshot)."""
 
     data: bytes | None
-    touched: tuple[tuple[str, str], ...] = ()
 
 
 class Session:
@@ -82,10 +81,6 @@ class Session:
         conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
         conn.deserialize(data if data is not None else self.snapshot.data)
         conn.execute("PRAGMA foreign_keys = ON")
-        # The changelog triggers write to the temp schema, which SQLite keeps in
-        # a file by default; in memory, each tracked write costs half as much.
-        conn.execute("PRAGMA temp_store = MEMORY")
-        changelog.install(conn)
         return conn
 
     def _own(self) -> sqlite3.Connection:
@@ -142,14 +137,13 @@ class Session:
         with self.lock:
             if self._conn is None:
                 return Checkpoint(None)
-            return Checkpoint(self._conn.serialize(), tuple(changelog.export(self._conn)))
+            return Checkpoint(self._conn.serialize())
 
     def restore(self, cp: Checkpoint) -> None:
         with self.lock:
             self.close()
             if cp.data is not None:
                 self._conn = self._fork(cp.data)
-                changelog.restore(self._conn, list(cp.touched))
 
     def close(self) -> None:
         with self.lock:

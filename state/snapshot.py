@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from state import changelog
 from state.hashing import content_hash
 
 SCALES = ("small", "medium", "large")
@@ -83,6 +84,7 @@ def build_snapshot(domain: str, seed: int, scale: str, schema: SchemaFn, fill: F
         problems = conn.execute("PRAGMA foreign_key_check").fetchall()
         if problems:
             raise SnapshotError(f"seed data of {domain!r} violates foreign keys: {problems[:5]}")
+        changelog.install(conn)
         conn.execute("VACUUM")
         data = conn.serialize()
         logical = content_hash(conn)
@@ -100,6 +102,8 @@ def load_snapshot(path: Path, domain: str, seed: int, scale: str) -> Snapshot:
         ok = conn.execute("PRAGMA quick_check").fetchone()[0]
         if ok != "ok":
             raise SnapshotError(f"snapshot file {path} is corrupt: {ok}")
+        if not changelog.installed(conn):
+            raise SnapshotError(f"{path} has no change-tracking triggers; rebuild it with this version")
         logical = content_hash(conn)
     except sqlite3.DatabaseError as exc:
         raise SnapshotError(f"{path} is not a SQLite snapshot: {exc}") from exc
@@ -116,6 +120,7 @@ def write_snapshot(snapshot: Snapshot, path: Path) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(snapshot.data)
+        os.chmod(tmp, 0o644)  # an ordinary file anyone may open, not a private temp file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
