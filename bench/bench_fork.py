@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 
 from servers.kit import Domain  # noqa: E402
 from servers.registry import available, get_domain  # noqa: E402
-from state import Session, Snapshot, SnapshotCache, changelog  # noqa: E402
+from state import Session, Snapshot, SnapshotCache  # noqa: E402
 
 # repeats per scale: (fast methods, JSON/deepcopy, rebuild, live sessions for memory)
 REPEATS = {
@@ -165,21 +165,6 @@ def bench_scale(domain: Domain, scale: str, cache: SnapshotCache, quick: bool) -
     for s in live:
         s.close()
     del live
-
-    # What the fork would cost if a released session's connection were reused: temp triggers
-    # survive deserialize(), so only the memcpy is left (a prototype, not what toolground does).
-    spare = Session(snap)
-    spare.run(lambda c: c.execute(touch, (key,)), writes=True)
-    with spare.reading() as recycled:
-
-        def reuse() -> None:
-            recycled.deserialize(snap.data)
-            changelog.restore(recycled, [])
-            recycled.execute(touch, (key,))
-            recycled.execute(sql, (key,)).fetchone()
-
-        rows["prototype: reused connection"] = timed(reuse, n_fast)
-    spare.close()
 
     rows["toolground fork (first write)"] = timed(fork, n_fast, Session.close)
     rows["lazy read-only episode"] = timed(lazy, n_fast, Session.close)

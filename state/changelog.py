@@ -32,15 +32,26 @@ def install(conn: sqlite3.Connection) -> None:
     )
     for table in user_tables(conn):
         cols = primary_key(conn, table)
-        for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
-            key = "json_array(" + ", ".join(f'{ref}."{c}"' for c in cols) + ")"
-            extra = ""
-            if op == "UPDATE":  # a primary-key change touches the old key too
-                old_key = "json_array(" + ", ".join(f'OLD."{c}"' for c in cols) + ")"
-                extra = f"INSERT OR IGNORE INTO {CHANGES} VALUES ('{table}', {old_key});"
+
+        def key(ref: str, cols: list[str] = cols) -> str:
+            return "json_array(" + ", ".join(f'{ref}."{c}"' for c in cols) + ")"
+
+        log = f"INSERT OR IGNORE INTO {CHANGES} VALUES ('{table}', {{}});"
+        triggers = {
+            "insert": ("AFTER INSERT", log.format(key("NEW"))),
+            "update": ("AFTER UPDATE", log.format(key("NEW"))),
+            "delete": ("AFTER DELETE", log.format(key("OLD"))),
+            # Only a primary-key change touches a second row; most updates skip this one.
+            "rekey": (
+                "AFTER UPDATE",
+                log.format(key("OLD")),
+                " OR ".join(f'OLD."{c}" IS NOT NEW."{c}"' for c in cols),
+            ),
+        }
+        for name, (event, body, *when) in triggers.items():
+            cond = f" WHEN {when[0]}" if when else ""
             conn.execute(
-                f'CREATE TRIGGER IF NOT EXISTS "_tg_{op.lower()}_{table}" AFTER {op} ON "{table}" '
-                f"BEGIN INSERT OR IGNORE INTO {CHANGES} VALUES ('{table}', {key}); {extra} END"
+                f'CREATE TRIGGER IF NOT EXISTS "_tg_{name}_{table}" {event} ON "{table}"{cond} BEGIN {body} END'
             )
 
 

@@ -254,8 +254,8 @@ def _post(
 ) -> float:
     """Change a balance and write the statement line that explains it."""
     new_balance = round(account["balance"] + amount, 2)
-    db.update(Account, account["id"], balance=new_balance)
-    db.insert(
+    db.execute("UPDATE accounts SET balance = ? WHERE id = ?", new_balance, account["id"])
+    db.add(
         Entry,
         account_id=account["id"],
         kind=kind,

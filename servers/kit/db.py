@@ -87,13 +87,18 @@ class Db:
         number = int(last.rsplit("-", 1)[1]) + 1 if last else 1
         return format_id(table.__prefix__, number)
 
-    def insert(self, table: Any, **values: Any) -> dict[str, Any]:
-        if "id" not in values and hasattr(table, "__prefix__"):
+    def add(self, table: Any, **values: Any) -> str:
+        """Insert a row and return its id (no read-back: for rows nobody shows)."""
+        if "id" not in values:
             values = {"id": self.next_id(table), **values}
         cols = ", ".join(f'"{c}"' for c in values)
         marks = ", ".join("?" for _ in values)
         self.conn.execute(f'INSERT INTO "{_table(table)}" ({cols}) VALUES ({marks})', tuple(values.values()))
-        return self.get(table, values["id"]) if "id" in values else values
+        return values["id"]
+
+    def insert(self, table: Any, **values: Any) -> dict[str, Any]:
+        """Insert a row and return it as stored (defaults included)."""
+        return self.get(table, self.add(table, **values))
 
     def update(self, table: Any, id: str, **values: Any) -> dict[str, Any]:
         sets = ", ".join(f'"{c}" = ?' for c in values)
