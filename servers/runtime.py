@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from servers.kit import Domain, ToolCrash, ToolError, ToolSpec
-from servers.registry import parse_domains
+from servers.registry import get_domain, parse_domains
 from state import Episode, SessionStore, Snapshot, SnapshotCache, check_scale
 
 
@@ -44,7 +44,7 @@ class Environment:
 
     def __init__(
         self,
-        domains: str | Iterable[Domain] = "all",
+        domains: str | Iterable[str | Domain] = "all",
         *,
         seed: int = 0,
         scale: str = "medium",
@@ -52,7 +52,10 @@ class Environment:
         max_sessions: int = 10_000,
         idle_ttl: float = 1800.0,
     ) -> None:
-        self.domains = parse_domains(domains) if isinstance(domains, str) else list(domains)
+        if isinstance(domains, str):
+            self.domains = parse_domains(domains)
+        else:
+            self.domains = [get_domain(d) if isinstance(d, str) else d for d in domains]
         self.seed = seed
         self.scale = check_scale(scale)
         self.cache = cache

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from state.hashing import CHANGES, user_tables
+from state.hashing import CHANGES, columns, user_tables
 
 
 def primary_key(conn: sqlite3.Connection, table: str, schema: str = "main") -> list[str]:
@@ -93,32 +94,38 @@ class CellChange:
         }
 
 
-def _fetch(conn: sqlite3.Connection, schema: str, table: str, cols: list[str], key: list[Any]) -> dict | None:
-    where = " AND ".join(f'"{c}" IS ?' for c in cols)
-    cur = conn.execute(f'SELECT * FROM {schema}."{table}" WHERE {where}', key)
-    row = cur.fetchone()
-    if row is None:
-        return None
-    return dict(zip([d[0] for d in cur.description], row, strict=True))
+def fetch_row(conn: sqlite3.Connection, table: str, pk: list[str], key: list[Any]) -> tuple | None:
+    where = " AND ".join(f'"{c}" = ?' for c in pk)
+    return conn.execute(f'SELECT * FROM "{table}" WHERE {where}', key).fetchone()
 
 
-def diff_rows(conn: sqlite3.Connection, base_schema: str) -> list[CellChange]:
-    """Cell-level changes of the touched rows between ``base_schema`` and main."""
-    changes: list[CellChange] = []
+def touched_rows(
+    conn: sqlite3.Connection, base: sqlite3.Connection
+) -> Iterator[tuple[str, list[str], list[Any], tuple | None, tuple | None]]:
+    """(table, columns, key, old row, new row) for every touched key.
+
+    Old rows come from ``base``, a separate connection holding the snapshot, so
+    this works inside an open transaction or savepoint (an ATTACH would not).
+    """
     for table, keys in touched(conn).items():
-        cols = primary_key(conn, table)
+        pk = primary_key(conn, table)
+        cols = columns(conn, table)
         for key in keys:
-            old = _fetch(conn, base_schema, table, cols, key)
-            new = _fetch(conn, "main", table, cols, key)
-            pk = key[0] if len(key) == 1 else json.dumps(key)
-            if old is None and new is None:
+            yield table, cols, key, fetch_row(base, table, pk, key), fetch_row(conn, table, pk, key)
+
+
+def diff_rows(conn: sqlite3.Connection, base: sqlite3.Connection) -> list[CellChange]:
+    """Cell-level changes of the touched rows between the snapshot (``base``) and ``conn``."""
+    changes: list[CellChange] = []
+    for table, cols, key, old, new in touched_rows(conn, base):
+        if old == new:
+            continue
+        pk = str(key[0] if len(key) == 1 else json.dumps(key))
+        op = "insert" if old is None else "delete" if new is None else "update"
+        for i, col in enumerate(cols):
+            before = None if old is None else old[i]
+            after = None if new is None else new[i]
+            if op == "update" and before == after:
                 continue
-            op = "insert" if old is None else "delete" if new is None else "update"
-            names = list((new or old).keys())
-            for col in names:
-                before = None if old is None else old[col]
-                after = None if new is None else new[col]
-                if op == "update" and before == after:
-                    continue
-                changes.append(CellChange(table, str(pk), col, before, after, op))
+            changes.append(CellChange(table, pk, col, before, after, op))
     return changes

@@ -1,18 +1,24 @@
 """Content hashing that sees rows, not pages.
 
 Two databases with the same rows must hash the same however the rows were
-inserted, updated or vacuumed, so the hash is built from per-row digests that
-are sorted before being combined. SQLite's own tables are skipped.
+inserted, updated or vacuumed. Each row gets a 128-bit digest and a table's
+value is the *sum* of its row digests modulo 2**128: a multiset hash, so row
+order and page layout cannot matter, and a fork's hash is updated from the
+rows it touched alone (subtract the old digest, add the new one) instead of
+rescanning the table. The content hash is a sha256 over each table's name,
+columns and sum. Bookkeeping tables (``_tg_*``) and SQLite's own are skipped.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterable, Mapping
 
 # Bookkeeping tables carry this prefix; they are not part of a database's content.
 BOOKKEEPING = "_tg_"
 CHANGES = BOOKKEEPING + "changes"
+MODULUS = 1 << 128
 
 
 def user_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
@@ -23,24 +29,30 @@ def user_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
     return [r[0] for r in rows]
 
 
-def _row_digest(row: tuple) -> bytes:
-    return hashlib.blake2b(repr(row).encode(), digest_size=16).digest()
+def columns(conn: sqlite3.Connection, table: str, schema: str = "main") -> list[str]:
+    return [r[1] for r in conn.execute(f'PRAGMA {schema}.table_info("{table}")')]
 
 
-def table_hash(conn: sqlite3.Connection, table: str, schema: str = "main") -> str:
-    cols = [r[1] for r in conn.execute(f'PRAGMA {schema}.table_info("{table}")')]
-    digests = sorted(_row_digest(row) for row in conn.execute(f'SELECT * FROM {schema}."{table}"'))
+def row_digest(row: Iterable) -> int:
+    return int.from_bytes(hashlib.blake2b(repr(tuple(row)).encode(), digest_size=16).digest(), "big")
+
+
+def table_sum(conn: sqlite3.Connection, table: str, schema: str = "main") -> int:
+    """The multiset digest of a whole table (one full scan)."""
+    return sum(row_digest(row) for row in conn.execute(f'SELECT * FROM {schema}."{table}"')) % MODULUS
+
+
+def combine(tables: Mapping[str, tuple[list[str], int]]) -> str:
+    """The content hash from each table's (columns, sum)."""
     h = hashlib.sha256()
-    h.update(repr((table, cols)).encode())
-    for d in digests:
-        h.update(d)
+    for table in sorted(tables):
+        cols, total = tables[table]
+        h.update(repr((table, cols, total)).encode())
     return h.hexdigest()
 
 
 def content_hash(conn: sqlite3.Connection, schema: str = "main") -> str:
-    """sha256 over every user table's sorted row digests."""
-    h = hashlib.sha256()
-    for table in user_tables(conn, schema):
-        h.update(table.encode())
-        h.update(table_hash(conn, table, schema).encode())
-    return h.hexdigest()
+    """Hash of every user table's rows, by full scan."""
+    return combine(
+        {t: (columns(conn, t, schema), table_sum(conn, t, schema)) for t in user_tables(conn, schema)}
+    )

@@ -11,7 +11,6 @@ back and the database is exactly as before, byte for byte.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -21,14 +20,18 @@ from typing import TypeVar
 
 from state import changelog
 from state.changelog import CellChange
-from state.hashing import content_hash, table_hash, user_tables
+from state.hashing import MODULUS, columns, combine, content_hash, row_digest, table_sum, user_tables
 from state.snapshot import Snapshot
 
 T = TypeVar("T")
 
 
 class SharedReader:
-    """One read-only connection per snapshot, serialised by a lock."""
+    """One read-only connection per snapshot, shared by its sessions.
+
+    It serves reads of sessions that have not written yet, the old rows a diff
+    compares against, and the per-table digest sums a fork's hash starts from.
+    """
 
     _readers: dict[str, SharedReader] = {}
     _guard = threading.Lock()
@@ -36,8 +39,10 @@ class SharedReader:
     def __init__(self, snapshot: Snapshot) -> None:
         self.conn = snapshot.connect()
         self.conn.execute("PRAGMA query_only = ON")
-        self.lock = threading.Lock()
-        self.table_hashes: dict[str, str] = {}
+        self.lock = threading.RLock()
+        self.tables = user_tables(self.conn)
+        self.columns = {t: columns(self.conn, t) for t in self.tables}
+        self._sums: dict[str, int] = {}
 
     @classmethod
     def of(cls, snapshot: Snapshot) -> SharedReader:
@@ -49,11 +54,11 @@ class SharedReader:
                     reader = cls._readers[snapshot.sha256] = cls(snapshot)
         return reader
 
-    def table_hash(self, table: str) -> str:
+    def table_sum(self, table: str) -> int:
         with self.lock:
-            if table not in self.table_hashes:
-                self.table_hashes[table] = table_hash(self.conn, table)
-            return self.table_hashes[table]
+            if table not in self._sums:
+                self._sums[table] = table_sum(self.conn, table)
+            return self._sums[table]
 
 
 @dataclass(frozen=True)
@@ -166,18 +171,18 @@ class Session:
 
     # -- observing ---------------------------------------------------------
     def content_hash(self) -> str:
-        """Row-level hash; untouched tables reuse the snapshot's cached table hashes."""
+        """Row-level hash, updated from the touched rows only; works inside a savepoint."""
         with self.lock:
             if self._conn is None:
                 return self.snapshot.logical_hash
-            touched = set(changelog.touched(self._conn))
             reader = SharedReader.of(self.snapshot)
-            h = hashlib.sha256()
-            for table in user_tables(self._conn):
-                h.update(table.encode())
-                th = table_hash(self._conn, table) if table in touched else reader.table_hash(table)
-                h.update(th.encode())
-            return h.hexdigest()
+            with reader.lock:
+                sums = {t: reader.table_sum(t) for t in reader.tables}
+                for table, _, _, old, new in changelog.touched_rows(self._conn, reader.conn):
+                    if old != new:
+                        delta = (row_digest(new) if new else 0) - (row_digest(old) if old else 0)
+                        sums[table] = (sums[table] + delta) % MODULUS
+                return combine({t: (reader.columns[t], sums[t]) for t in reader.tables})
 
     def full_content_hash(self) -> str:
         """The same hash computed by scanning every table (for verification)."""
@@ -189,11 +194,7 @@ class Session:
         with self.lock:
             if self._conn is None:
                 return []
-            conn = self._conn
-            conn.execute("ATTACH DATABASE ':memory:' AS base")
-            try:
-                conn.deserialize(self.snapshot.data, name="base")
-                changes = changelog.diff_rows(conn, "base")
-            finally:
-                conn.execute("DETACH DATABASE base")
+            reader = SharedReader.of(self.snapshot)
+            with reader.lock:
+                changes = changelog.diff_rows(self._conn, reader.conn)
             return sorted(changes, key=lambda c: (c.table, c.pk, c.column))

@@ -33,7 +33,7 @@ def text_columns(table: Any) -> list[str]:
     return [
         c.name
         for c in table.__table__.columns
-        if c.name not in hidden and c.type.python_type is str and c.name != "id"
+        if c.name not in hidden and c.type.python_type is str and c.name != "id" and not c.foreign_keys
     ]
 
 

@@ -111,7 +111,8 @@ class Domain:
     # -- derived ------------------------------------------------------------------
     @property
     def tables(self) -> list[Any]:
-        return [m.class_ for m in self.Table.registry.mappers]
+        """Table classes sorted by table name (the registry is a set: its order varies by process)."""
+        return sorted((m.class_ for m in self.Table.registry.mappers), key=lambda t: t.__tablename__)
 
     def table(self, name: str) -> Any:
         for t in self.tables:
