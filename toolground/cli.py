@@ -18,6 +18,8 @@ COMMANDS = (
     "toolground.cmd_snapshot",
     "toolground.cmd_score",
     "toolground.cmd_reward_serve",
+    "toolground.cmd_generate",
+    "toolground.cmd_report",
 )
 
 

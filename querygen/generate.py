@@ -1,0 +1,264 @@
+"""The generator: attempts in a fixed order, each one composed, gated, deduplicated and counted.
+
+Attempt ``k`` draws everything from ``random.Random(f"{seed}:{k}")`` (its own Faker seed
+included) and starts from the snapshot, so an attempt's outcome depends only on the arguments
+and on the tasks kept before it (dedup). The same arguments therefore give the same tasks in the
+same order, on any machine, and the output files are byte-identical. Wall-clock time is measured
+by the caller and never written into a task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import Any
+
+from faker import Faker
+
+from querygen.compose import Composer, DomainKit, Shape
+from querygen.gates import GATES, Lexicon, Validator
+from querygen.gold import GoldBuilder, IdIndex, canonical
+from querygen.graph import ChainSampler, DependencyGraph
+from querygen.knobs import KnobRates, ToolOffer
+from querygen.parallel import outcomes
+from querygen.probe import Sandbox, StateProbe
+from querygen.render import Renderer
+from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.task import Task
+from querygen.values import ValueMaker
+from servers.registry import available, parse_domains
+from servers.runtime import Environment
+from state import SnapshotCache, check_scale
+
+INFO_LEVELS = {"complete": 0.6, "missing_required": 0.2, "minimal": 0.2}
+CHAIN_LENGTHS = {1: 0.10, 2: 0.25, 3: 0.25, 4: 0.20, 5: 0.15, 6: 0.05}
+TURNS = {1: 0.30, 2: 0.35, 3: 0.25, 4: 0.10}
+KINDS = ("tool", "clarify", "abstain")
+
+
+@dataclass(frozen=True)
+class GenConfig:
+    """Everything that determines the output; equal configs give byte-identical datasets."""
+
+    domains: tuple[str, ...] = ("banking",)
+    n: int = 100
+    seed: int = 0
+    snapshot_seed: int = 0
+    scale: str = "medium"
+    rates: KnobRates = field(default_factory=KnobRates)
+    info_levels: dict[str, float] = field(default_factory=lambda: dict(INFO_LEVELS))
+    chain_lengths: dict[int, float] = field(default_factory=lambda: dict(CHAIN_LENGTHS))
+    turns: dict[int, float] = field(default_factory=lambda: dict(TURNS))
+    dedup_threshold: float = 0.70
+    max_attempts: int | None = None
+    replay: str = "sandbox"
+    audit_every: int = 250
+
+    def check(self) -> None:
+        """Raise ValueError with a readable message for any invalid setting."""
+        if self.n < 1:
+            raise ValueError(f"--n must be at least 1, got {self.n}")
+        check_scale(self.scale)
+        self.rates.check()
+        if not set(self.chain_lengths) <= set(range(1, 7)) or not self.chain_lengths:
+            raise ValueError("chain lengths must be within 1..6")
+        if not set(self.turns) <= set(range(1, 5)) or not self.turns:
+            raise ValueError("turn counts must be within 1..4")
+        if self.replay not in ("sandbox", "fresh"):
+            raise ValueError(f"replay must be 'sandbox' or 'fresh', got {self.replay!r}")
+        if set(self.info_levels) - set(INFO_LEVELS):
+            raise ValueError(f"info levels must be among {', '.join(INFO_LEVELS)}")
+        for table in (self.info_levels, self.chain_lengths, self.turns):
+            if any(w < 0 for w in table.values()) or sum(table.values()) <= 0:
+                raise ValueError("weights must be non-negative and not all zero")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "domains": list(self.domains),
+            "n": self.n,
+            "seed": self.seed,
+            "snapshot_seed": self.snapshot_seed,
+            "scale": self.scale,
+            "rates": self.rates.__dict__,
+            "info_levels": self.info_levels,
+            "chain_lengths": {str(k): v for k, v in self.chain_lengths.items()},
+            "turns": {str(k): v for k, v in self.turns.items()},
+            "dedup_threshold": self.dedup_threshold,
+        }
+
+
+@dataclass
+class GenStats:
+    """Kept tasks and rejections, per gate, per domain and per kind."""
+
+    requested: int
+    attempts: int = 0
+    kept: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+    per_domain: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
+    per_kind: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
+
+    def count(self, domain: str, kind: str, reason: str | None) -> None:
+        self.attempts += 1
+        for table, key in ((self.per_domain, domain), (self.per_kind, kind)):
+            slot = table.setdefault(key, {"kept": Counter(), "rejected": Counter()})
+            if reason is None:
+                slot["kept"]["tasks"] += 1
+            else:
+                slot["rejected"][reason] += 1
+        if reason is None:
+            self.kept += 1
+        else:
+            self.rejected[reason] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        def flat(table: dict[str, dict[str, Counter[str]]]) -> dict[str, Any]:
+            return {
+                k: {"kept": v["kept"]["tasks"], "rejected": dict(sorted(v["rejected"].items()))}
+                for k, v in sorted(table.items())
+            }
+
+        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", *GATES)}
+        return {
+            "requested": self.requested,
+            "kept": self.kept,
+            "attempts": self.attempts,
+            "rejected": reasons,
+            "per_domain": flat(self.per_domain),
+            "per_kind": flat(self.per_kind),
+        }
+
+
+def task_id(task: Task) -> str:
+    """Content-addressed: the same task (words, calls, offered tools, world) always gets the same id."""
+    body = canonical(
+        [
+            task.domains,
+            task.kind,
+            [[t.user, [[c.name, c.arguments] for c in t.calls], t.answer] for t in task.turns],
+            [s["function"]["name"] for s in task.tools],
+            task.metadata.get("knobs"),
+            task.expected_state_hash,
+        ]
+    )
+    return "tg-" + hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+class Generator:
+    """Holds the environment, the per-domain kits and the gates for one configuration."""
+
+    def __init__(self, config: GenConfig, cache: SnapshotCache | None = None) -> None:
+        config.check()
+        self.config = config
+        self.cache = cache
+        selected = [d.name for d in parse_domains(list(config.domains))]
+        names = selected + [d for d in available() if d not in selected]
+        self.env = Environment(
+            parse_domains(names), seed=config.snapshot_seed, scale=config.scale, cache=cache
+        )
+        self.probe = StateProbe(self.env.snapshots())
+        self.sandbox = Sandbox(self.env.open())
+        self.ids = IdIndex(self.env.domains)
+        self.selected = selected
+        self.kits: dict[str, DomainKit] = {}
+        lexicons, samplers = {}, {}
+        for d in self.env.domains:
+            if d.name not in selected:
+                continue
+            rel = Relations(d)
+            sampler = LiveSampler(rel)
+            graph = DependencyGraph(d)
+            values = ValueMaker(d, rel, sampler, Faker("en_US"), self.probe.fingerprint(d.name).conn)
+            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids)
+            chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
+            self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
+            prefixes = {
+                getattr(t, "__prefix__", None): (t.__tablename__, rel.pk[t.__tablename__])
+                for t in tables_of(d)
+            }
+            lexicons[d.name] = Lexicon(
+                self.probe.fingerprint(d.name).conn, {k: v for k, v in prefixes.items() if k}
+            )
+            samplers[d.name] = sampler
+        self.offer = ToolOffer(self.env.domains, config.rates)
+        self.composer = Composer(self.kits, self.offer, self.probe, self.ids)
+        values = {k: kit.values for k, kit in self.kits.items()}
+        self.validator = Validator(
+            self.env,
+            self.probe,
+            self.sandbox,
+            lexicons,
+            values,
+            samplers,
+            config.dedup_threshold,
+            config.replay,
+        )
+
+    def graphs(self) -> dict[str, DependencyGraph]:
+        return {name: kit.graph for name, kit in self.kits.items()}
+
+    def attempt(self, k: int, keep_rejected: bool = False) -> tuple[Task | None, str | None, str, str]:
+        """(task or None, rejecting gate or None, domain, kind) for attempt ``k``; a kept task has its id.
+
+        ``keep_rejected`` returns a rejected task too (for inspecting what a gate refused)."""
+        cfg, rng = self.config, random.Random(f"{self.config.seed}:{k}")
+        domain = rng.choice(self.selected)
+        for kit in self.kits.values():
+            kit.values.fake.seed_instance(rng.getrandbits(48))
+        roll = rng.random()
+        task: Task | None
+        if roll < cfg.rates.irrelevance:
+            kind, task = "abstain", self.composer.irrelevance_task(domain, rng)
+        elif roll < cfg.rates.irrelevance + cfg.rates.missing_function:
+            kind = "abstain"
+            with self.sandbox.trial([domain]) as ep:
+                task = self.composer.missing_function_task(ep, domain, rng)
+        else:
+            shape = Shape(
+                level=_weighted(rng, cfg.info_levels),
+                length=_weighted(rng, cfg.chain_lengths),
+                turns=_weighted(rng, cfg.turns),
+            )
+            kind = "clarify" if shape.level == "missing_required" else "tool"
+            with self.sandbox.trial([domain]) as ep:
+                task = self.composer.tool_task(ep, domain, shape, rng)
+        if task is None:
+            return None, "sampling", domain, kind
+        kind = task.kind
+        gate = self.validator.check(task, rng)
+        task.id = task_id(task)
+        every = cfg.audit_every
+        if gate is None and every and k % every == 0 and not self.validator.audit(task):
+            raise RuntimeError(f"audit replay of task {task.id} failed on a fresh fork: a bug")
+        return (None if gate and not keep_rejected else task), gate, domain, kind
+
+    def run(
+        self, progress: Callable[[int, int], None] | None = None, workers: int = 1
+    ) -> tuple[list[Task], GenStats]:
+        """Attempt until ``n`` tasks are kept (or the attempt budget is spent); same result for any ``workers``."""
+        cfg = self.config
+        budget = cfg.max_attempts or 20 * cfg.n + 200
+        stats = GenStats(requested=cfg.n)
+        tasks: list[Task] = []
+        with closing(outcomes(self, workers)) as stream:
+            for task, gate, domain, kind, keys in stream:
+                if task is not None and not self.validator.admit(task, keys):
+                    task, gate = None, "dedup"
+                stats.count(domain, kind, gate)
+                if task is not None:
+                    task.tools = self.offer.share(task.tools)
+                    tasks.append(task)
+                if progress:
+                    progress(len(tasks), stats.attempts)
+                if len(tasks) >= cfg.n or stats.attempts >= budget:
+                    break
+        return tasks, stats
+
+
+def _weighted(rng: random.Random, weights: dict[Any, float]) -> Any:
+    keys = list(weights)
+    return rng.choices(keys, weights=[weights[x] for x in keys])[0]

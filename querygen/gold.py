@@ -1,0 +1,304 @@
+"""Gold execution: a tool chain becomes real calls, run one by one on a live fork.
+
+Each step's entity arguments come, in order of preference, from an earlier call's *output*
+(recorded as a dataflow edge, so the later call depends on the earlier one) or from the live
+sampler, related to the entities the task already involves. Other arguments come from
+:mod:`querygen.values`. A call that fails on the live state (insufficient funds, a frozen
+account) is retried with fresh arguments a few times; a chain whose step cannot be satisfied is
+cut there. Every kept step has really run, so its result is the result the task stores.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from querygen.graph import DependencyGraph
+from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.values import ValueMaker
+from servers.kit import Domain, ToolSpec
+from servers.runtime import CallResult, Environment
+from state import Episode
+
+RETRIES = 4
+_ID = re.compile(r"^([A-Z][A-Z0-9]*)-\d+$")
+
+
+@dataclass
+class Origin:
+    """Where an argument value came from: the user (``user``) or call ``source``'s output (``flow``)."""
+
+    kind: str
+    source: int | None = None
+
+
+@dataclass
+class Step:
+    spec: ToolSpec
+    turn: int
+    template: str | None
+    args: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, Origin] = field(default_factory=dict)
+    ok: bool = False
+    result: Any = None
+    error: str | None = None
+    _ids: dict[str, list[str]] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.qualified_name
+
+    def produced(self, index: IdIndex) -> dict[str, list[str]]:
+        """Ids in this step's result, by table (computed once)."""
+        if self._ids is None:
+            self._ids = index.ids_in(self.result)
+        return self._ids
+
+
+class IdIndex:
+    """Recognises entity ids in tool outputs by their declared table prefixes."""
+
+    def __init__(self, domains: Sequence[Domain]) -> None:
+        self.table_of: dict[str, str] = {}
+        for d in domains:
+            for t in tables_of(d):
+                prefix = getattr(t, "__prefix__", None)
+                if prefix:
+                    self.table_of[prefix] = t.__tablename__
+
+    def table(self, value: Any) -> str | None:
+        if isinstance(value, str):
+            m = _ID.match(value)
+            if m:
+                return self.table_of.get(m.group(1))
+        return None
+
+    def ids_in(self, value: Any) -> dict[str, list[str]]:
+        """Every id in a JSON value, by table, in first-seen order."""
+        out: dict[str, list[str]] = {}
+
+        def walk(v: Any) -> None:
+            if isinstance(v, dict):
+                for x in v.values():
+                    walk(x)
+            elif isinstance(v, list):
+                for x in v:
+                    walk(x)
+            else:
+                table = self.table(v)
+                if table and v not in out.setdefault(table, []):
+                    out[table].append(v)
+
+        walk(value)
+        return out
+
+
+def run_calls(
+    env: Environment, ep: Episode, calls: Sequence[tuple[str, Mapping[str, Any]]]
+) -> list[CallResult]:
+    """Run calls in order on an episode (the replay primitive shared by gates and tests)."""
+    return [env.call(ep, name, dict(args)) for name, args in calls]
+
+
+def canonical(value: Any) -> str:
+    """A JSON text that is equal exactly when two tool results are equal."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class GoldBuilder:
+    """Turns a chain into executed steps on a live episode."""
+
+    def __init__(
+        self,
+        env: Environment,
+        domain: Domain,
+        graph: DependencyGraph,
+        relations: Relations,
+        sampler: LiveSampler,
+        values: ValueMaker,
+        ids: IdIndex,
+    ) -> None:
+        self.env = env
+        self.domain = domain
+        self.graph = graph
+        self.rel = relations
+        self.sampler = sampler
+        self.values = values
+        self.ids = ids
+
+    def build(
+        self, ep: Episode, chain: Sequence[str], turn_of: Sequence[int], rng: random.Random, level: str
+    ) -> list[Step]:
+        """Execute the chain; returns the steps that succeeded (a prefix of the chain)."""
+        steps: list[Step] = []
+        context: dict[str, list[str]] = {}
+        session = ep.session(self.domain.name)
+        for j, name in enumerate(chain):
+            spec = self.graph.specs[name]
+            template = self._template(spec, rng, level)
+            for attempt in range(RETRIES):
+                with session.reading() as conn:
+                    step = self._draft(
+                        conn, spec, j, turn_of[j], template, steps, rng, context, attempt, level
+                    )
+                if step is None:
+                    break
+                res = self.env.call(ep, name, step.args)
+                step.ok, step.result, step.error = res.ok, res.value, res.error
+                if res.ok:
+                    break
+            if step is None or not step.ok:
+                return steps
+            steps.append(step)
+            self._remember(context, step)
+        return steps
+
+    def _template(self, spec: ToolSpec, rng: random.Random, level: str) -> str | None:
+        if not spec.says:
+            return None
+        if level == "minimal":
+            return min(spec.says, key=len)
+        return rng.choice(list(spec.says))
+
+    def _wanted(self, spec: ToolSpec, template: str | None, rng: random.Random, level: str) -> list[str]:
+        """Required params, optional ones the template names, and (complete level) a few extras."""
+        slots = set(re.findall(r"\{(\w+)\}", template or ""))
+        out = []
+        for p in spec.params:
+            if p.required or p.name in slots or (level == "complete" and not template and rng.random() < 0.2):
+                out.append(p.name)
+        return out
+
+    def _draft(
+        self,
+        conn: Any,
+        spec: ToolSpec,
+        j: int,
+        turn: int,
+        template: str | None,
+        steps: list[Step],
+        rng: random.Random,
+        context: dict[str, list[str]],
+        attempt: int,
+        level: str,
+    ) -> Step | None:
+        """Arguments for one call, or None when some entity argument has no valid row at all."""
+        step = Step(spec, turn, template)
+        wanted = self._wanted(spec, template, rng, level)
+        for p in self.values.fill_order(spec):
+            if p.name not in wanted:
+                continue
+            if p.ref:
+                exclude = [v for q, v in step.args.items() if _ref_table(spec, q) == p.ref.table_name]
+                got = self._flow(conn, spec, p.name, p.ref.table_name, p.ref.where, j, steps, exclude, rng)
+                if got is not None:
+                    step.args[p.name], step.origin[p.name] = got[1], Origin("flow", got[0])
+                    continue
+                near = self._call_context(spec, step.args, context)
+                value = self.sampler.pick(
+                    conn, p.ref.table_name, p.ref.where, rng, context=near, exclude=exclude, rotate=attempt
+                )
+                if value is None:
+                    return None
+                step.args[p.name], step.origin[p.name] = value, self._seen_in(value, p.ref.table_name, steps)
+            else:
+                value = self.values.fill(spec, p, step.args, conn, rng, context=context, attempt=attempt)
+                step.args[p.name], step.origin[p.name] = value, Origin("user")
+        step.args = {p.name: step.args[p.name] for p in spec.params if p.name in step.args}
+        return step
+
+    @staticmethod
+    def _call_context(
+        spec: ToolSpec, args: dict[str, Any], context: dict[str, list[str]]
+    ) -> dict[str, list[str]]:
+        """Entities of this call first (a reporter related to *this* project), then the story's."""
+        near: dict[str, list[str]] = {}
+        for q, v in args.items():
+            table = _ref_table(spec, q)
+            if table:
+                near.setdefault(table, []).append(v)
+        if not near:
+            return context
+        for table, ids in context.items():
+            near.setdefault(table, []).extend(i for i in ids if i not in near[table])
+        return near
+
+    def _flow(
+        self,
+        conn: Any,
+        spec: ToolSpec,
+        param: str,
+        table: str,
+        where: str | None,
+        j: int,
+        steps: list[Step],
+        exclude: list[Any],
+        rng: random.Random,
+    ) -> tuple[int, str] | None:
+        """An id from the most recent earlier output that holds a valid one, with its step index."""
+        for i in range(j - 1, -1, -1):
+            found = [v for v in steps[i].produced(self.ids).get(table, []) if v not in exclude]
+            found = self.sampler.satisfying(conn, table, found, where)
+            if not found:
+                continue
+            explicit = any(
+                e.kind == "explicit" for e in self.graph.edges_from(steps[i].name, spec.qualified_name)
+            )
+            if rng.random() < (0.95 if explicit else 0.5):
+                return i, rng.choice(found)
+            return None
+        return None
+
+    def _seen_in(self, value: str, table: str, steps: list[Step]) -> Origin:
+        """A sampled id an earlier call showed is dataflow all the same: the user learnt it there."""
+        for i in range(len(steps) - 1, -1, -1):
+            if value in steps[i].produced(self.ids).get(table, []):
+                return Origin("flow", i)
+        return Origin("user")
+
+    def _remember(self, context: dict[str, list[str]], step: Step) -> None:
+        for q, v in step.args.items():
+            table = _ref_table(step.spec, q)
+            if table:
+                context.setdefault(table, []).append(v)
+        for table, found in step.produced(self.ids).items():
+            if len(found) <= 3:
+                for v in found:
+                    if v not in context.setdefault(table, []):
+                        context[table].append(v)
+
+
+def _ref_table(spec: ToolSpec, param: str) -> str | None:
+    for p in spec.params:
+        if p.name == param and p.ref:
+            return p.ref.table_name
+    return None
+
+
+def dependencies(steps: Sequence[Step], ids: IdIndex) -> list[tuple[int, int]]:
+    """Which gold call must precede which: dataflow, plus write/read order on shared entities."""
+    edges: set[tuple[int, int]] = set()
+    touched = []
+    for s in steps:
+        ents = {v for vs in ids.ids_in(s.args).values() for v in vs}
+        ents |= {v for vs in s.produced(ids).values() for v in vs}
+        tables = set(s.spec.consumes) | set(s.spec.writes) | set(s.spec.needs)
+        if s.spec.returns:
+            tables.add(s.spec.returns)
+        touched.append((ents, tables))
+    for j, s in enumerate(steps):
+        for o in s.origin.values():
+            if o.kind == "flow" and o.source is not None:
+                edges.add((o.source, j))
+        for i in range(j):
+            a, b = steps[i].spec, s.spec
+            if not (a.writes or b.writes):
+                continue
+            shares = touched[i][0] & touched[j][0] and touched[i][1] & touched[j][1]
+            if shares or set(a.writes) & set(b.needs):
+                edges.add((i, j))
+    return sorted(edges)

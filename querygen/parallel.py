@@ -1,0 +1,72 @@
+"""Attempts spread over worker processes, consumed in attempt order, so output bytes never change.
+
+An attempt depends only on the configuration and its index (see :mod:`querygen.generate`), so
+workers can compute attempts ``k..k+15`` in any order while the parent reads outcomes strictly in
+index order, deduplicates and counts them. Whatever worker count is used, the kept tasks are the
+same. Workers are *spawned* (no inherited SQLite handles or locks) and each builds its own
+generator from the on-disk snapshot cache.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from state import SnapshotCache
+
+if TYPE_CHECKING:
+    from querygen.generate import GenConfig, Generator
+
+Outcome = tuple[Any, str | None, str, str, Any]  # task, gate, domain, kind, dedup keys
+CHUNK = 16
+_WORKER: Generator | None = None
+
+
+def _init(config: GenConfig, cache_root: str | None) -> None:
+    from querygen.generate import Generator
+
+    global _WORKER
+    _WORKER = Generator(config, SnapshotCache(cache_root) if cache_root else None)
+
+
+def _outcome(gen: Generator, k: int) -> Outcome:
+    """An attempt plus its dedup keys, so the parent only looks them up."""
+    from querygen.gates import Dedup
+
+    task, gate, domain, kind = gen.attempt(k)
+    return task, gate, domain, kind, (Dedup.keys(task) if task is not None else None)
+
+
+def _work(span: tuple[int, int]) -> list[Outcome]:
+    assert _WORKER is not None
+    return [_outcome(_WORKER, k) for k in range(*span)]
+
+
+def cache_root(cache: SnapshotCache | None) -> str | None:
+    """The directory a worker needs to open the same snapshot cache."""
+    return None if cache is None else str(Path(cache.root).parent)
+
+
+def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
+    """Outcomes of attempts 0, 1, 2, ... in order; stop iterating (close) to stop the workers."""
+    if workers <= 1:
+        k = 0
+        while True:
+            yield _outcome(gen, k)
+            k += 1
+    ctx = mp.get_context("spawn")
+    pool = ctx.Pool(workers, _init, (gen.config, cache_root(gen.cache)))
+    try:
+        window: deque[Any] = deque()
+        start = 0
+        while True:
+            while len(window) < workers * 4:
+                window.append(pool.apply_async(_work, ((start, start + CHUNK),)))
+                start += CHUNK
+            yield from window.popleft().get()
+    finally:
+        pool.terminate()
+        pool.join()

@@ -1,0 +1,276 @@
+"""Rendering user turns from the tools' own utterance templates, without an LLM.
+
+Each step is one sentence from one of its tool's ``says`` templates. A value the user knows is
+written out (ids, amounts, names); a value that comes from an earlier tool output is referred to
+the way a person would ("that account", "the new payee", "the account whose kind is savings"), so
+the agent has to make the earlier call to resolve it. Personas, connectors and relative dates
+(the domain's reference date) give variety. Every value surface the gold calls need is returned
+as an *anchor*: a paraphrase must keep them all.
+
+Information levels (the paper's 60/20/20): ``complete`` says everything, with persona and
+optional details; ``minimal`` says only what is needed in the shortest phrasing; for
+``missing_required`` one value is left vague, which turns the task into a clarification.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from querygen.gold import IdIndex, Step
+from querygen.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
+from querygen.sampler import tables_of
+from servers.kit import Domain, Param, ToolSpec
+
+_MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
+_SLOT = re.compile(r"\{(\w+)\}")
+_DESCRIBING = ("name", "title", "label", "kind", "type", "brand", "nickname", "status", "key", "code")
+
+
+@dataclass
+class RenderedTurn:
+    text: str
+    anchors: list[str] = field(default_factory=list)
+
+
+def human(name: str) -> str:
+    return name.removesuffix("_id").replace("_", " ")
+
+
+def noun(table: Any) -> str:
+    declared = getattr(table, "__noun__", None)
+    if declared:
+        return declared
+    name = table.__tablename__
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    if name.endswith(("ses", "xes")):
+        return name[:-2]
+    return name.removesuffix("s")
+
+
+def is_money(p: Param) -> bool:
+    return p.json_type == "number" and any(w in p.name.lower() for w in _MONEY_WORDS)
+
+
+class Renderer:
+    """Template text for the steps of one task."""
+
+    def __init__(self, domain: Domain, ids: IdIndex) -> None:
+        self.domain = domain
+        self.ids = ids
+        self.tables = {t.__tablename__: t for t in tables_of(domain)}
+        self.today = datetime.fromisoformat(domain.now).date()
+
+    # -- values -----------------------------------------------------------------------------------
+    def surface(self, spec: ToolSpec, p: Param, value: Any, rng: random.Random, after: str = "") -> str:
+        """How a user writes this value; ``after`` is the template text following the slot."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if is_money(p) and isinstance(value, int | float):
+            plain = f"{value:.2f}" if round(value) != value else f"{int(value)}"
+            return plain if after.lstrip().lower().startswith(("dollar", "usd")) else f"${plain}"
+        if isinstance(value, str) and p.enum is not None:
+            return human(value) if "_" in value and not p.ref else value
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}", value) and "month" in p.name:
+            return self._month_words(value, rng)
+        return str(value)
+
+    def _month_words(self, value: str, rng: random.Random) -> str:
+        y, m = int(value[:4]), int(value[5:])
+        if (y, m) == (self.today.year, self.today.month) and rng.random() < 0.4:
+            return "this month"
+        prev = (self.today.year, self.today.month - 1) if self.today.month > 1 else (self.today.year - 1, 12)
+        if (y, m) == prev and rng.random() < 0.4:
+            return "last month"
+        return date(y, m, 1).strftime("%B %Y") if rng.random() < 0.5 else value
+
+    def vague(self, p: Param) -> str:
+        """What a user says instead of a value they forgot to give."""
+        if p.ref:
+            owned = bool(p.ref.table.__table__.foreign_keys)  # accounts, cards: "my"; customers: "the"
+            return f"{'my' if owned else 'the'} {noun(p.ref.table)}"
+        if is_money(p):
+            return "some money"
+        if p.json_type in ("integer", "number"):
+            return "a few"
+        return f"the {human(p.name)}"
+
+    # -- referring to earlier outputs ------------------------------------------------------------
+    def refer(
+        self, value: str, table: str, producer: Step, same_turn: bool, created: bool, rng: random.Random
+    ) -> str | None:
+        """A phrase for an id taken from ``producer``'s output, or None if only the id would be clear.
+
+        "that account" only for an id the user named in that request; "the new payee" for one it
+        created; "the reporter of that issue" for one it showed under a telling key; "the product
+        whose brand is Acme" to pick one row out of a list."""
+        n = noun(self.tables[table])
+        found = producer.produced(self.ids).get(table, [])
+        if value in producer.args.values() and found == [value]:
+            return rng.choice((f"that {n}", f"the same {n}"))
+        if created and found == [value]:
+            return f"the {n} I just created" if not same_turn and rng.random() < 0.5 else f"the new {n}"
+        role = self._role(value, n, producer)
+        return role or self._by_attribute(value, n, producer.result, rng)
+
+    def _role(self, value: str, n: str, producer: Step) -> str | None:
+        result = producer.result
+        if not isinstance(result, dict) or list(result.values()).count(value) != 1:
+            return None
+        key = next(k for k, v in result.items() if v == value)
+        if key == "id":
+            return None
+        owner = noun(self.tables[producer.spec.returns]) if producer.spec.returns in self.tables else "result"
+        role = human(key)
+        return f"the {n} of that {owner}" if role == n else f"the {role} of that {owner}"
+
+    def _by_attribute(self, value: str, n: str, result: Any, rng: random.Random) -> str | None:
+        rows = _rows_with_id(result, value)
+        if rows is None:
+            return None
+        row, siblings = rows
+        options = []
+        for col, v in row.items():
+            if col == "id" or col.endswith("_id") or v is None or isinstance(v, bool) or len(str(v)) > 40:
+                continue
+            if sum(1 for r in siblings if r.get(col) == v) == 1:
+                plain = isinstance(v, str) and "," not in v and not re.match(r"\d{4}-\d{2}", v)
+                named = 0 if col in _DESCRIBING else 1 if plain else 2
+                options.append((named, len(str(v)), col, v))
+        if not options:
+            return None
+        best = min(options)[:1]
+        _, _, col, v = rng.choice([o for o in options if o[:1] == best and o[1] <= max(12, min(options)[1])])
+        return f"the {n} whose {human(col)} is {v}"
+
+    # -- sentences -------------------------------------------------------------------------------
+    def sentence(
+        self, step: Step, phrases: dict[str, str], rng: random.Random, level: str
+    ) -> tuple[str, list[str]]:
+        """One step as a sentence; ``phrases`` maps params to ready-made surfaces (refs, vague)."""
+        spec, anchors = step.spec, []
+        template = step.template or self._generic(spec, step.args)
+        params = {p.name: p for p in spec.params}
+        used = set(_SLOT.findall(template))
+        pieces = _SLOT.split(template)
+        out = []
+        for k, piece in enumerate(pieces):
+            if k % 2 == 0:
+                out.append(piece)
+                continue
+            p = params[piece]
+            if piece in phrases:
+                out[-1], drop_det = _strip_noun(out[-1], p)
+                phrase = phrases[piece]
+                out.append(phrase.split(" ", 1)[1] if drop_det and " " in phrase else phrase)
+                continue
+            text = self.surface(
+                spec, p, step.args.get(piece), rng, pieces[k + 1] if k + 1 < len(pieces) else ""
+            )
+            anchors.append(text)
+            out.append(text)
+        extras = []
+        for name, value in step.args.items():
+            if name in used:
+                continue
+            text = phrases.get(name) or self.surface(spec, params[name], value, rng)
+            if name not in phrases:
+                anchors.append(text)
+            extras.append(f"{human(name)}: {text}")
+        body = "".join(out).strip()
+        end = "?" if body.endswith("?") else "."
+        body = body.rstrip("?.! ")
+        if extras:
+            body += " (" + ", ".join(extras) + ")"
+        return body[:1].upper() + body[1:] + end, anchors
+
+    def _generic(self, spec: ToolSpec, args: dict[str, Any]) -> str:
+        action = spec.description.split(".")[0].rstrip()
+        slots = ", ".join(f"{human(n)} {{{n}}}" for n in args)
+        return f"{action[:1].lower()}{action[1:]}" + (f": {slots}" if slots else "")
+
+    def turn(
+        self,
+        sentences: Sequence[str],
+        rng: random.Random,
+        level: str,
+        persona: Persona | None,
+        owner: str | None,
+    ) -> str:
+        """Join a turn's sentences, with the persona's opener, intro and closer on complete turns."""
+        parts = []
+        for k, s in enumerate(sentences):
+            if k == 0:
+                parts.append(s)
+                continue
+            conn = rng.choice(MINIMAL_CONNECTORS if level == "minimal" else CONNECTORS)
+            parts.append(f"{conn} {_decapitalise(s)}")
+        text = " ".join(parts)
+        if persona is not None and level == "complete":
+            intro = ""
+            if owner and persona.intros and rng.random() < 0.5:
+                intro = rng.choice(persona.intros).format(name=owner)
+            text = " ".join(
+                x for x in (rng.choice(persona.openers), intro, text, rng.choice(persona.closers)) if x
+            )
+        return text
+
+    def persona(self, rng: random.Random) -> Persona:
+        return rng.choice(PERSONAS)
+
+
+def _decapitalise(sentence: str) -> str:
+    """Lower-case a sentence's first letter unless it is "I" or an acronym."""
+    first = sentence.split(" ", 1)[0]
+    if first in ("I", "I'd", "I'm", "I've", "I'll") or (len(first) > 1 and first[1].isupper()):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
+
+
+_DETERMINERS = ("my", "the", "this", "a", "our")
+
+
+def _strip_noun(before: str, p: Param) -> tuple[str, bool]:
+    """Make room for a referring phrase in place of a slot.
+
+    'close account {account}' + 'that account' -> 'close that account'; 'I lost my card {card}'
+    -> 'I lost that card'. When a determiner and an adjective stay behind ('delete the saved
+    payee {payee}'), the second value says the phrase should drop its own determiner.
+    """
+    words = [human(p.name)]
+    if p.ref:
+        words.append(noun(p.ref.table))
+    words.sort(key=len, reverse=True)  # 'cart item' before 'item'
+    stripped = before.rstrip()
+    for w in words:
+        if stripped.lower().endswith(" " + w) or stripped.lower() == w:
+            stripped = stripped[: -len(w)].rstrip()
+            break
+    else:
+        return before, False
+    tail = stripped.split(" ")
+    if tail and tail[-1].lower() in _DETERMINERS:
+        return " ".join(tail[:-1]) + (" " if len(tail) > 1 else ""), False
+    if len(tail) >= 2 and tail[-2].lower() in _DETERMINERS:
+        return stripped + " ", True
+    return stripped + " ", False
+
+
+def _rows_with_id(result: Any, value: str) -> tuple[dict, list[dict]] | None:
+    """The row with ``id == value`` inside a list of rows in ``result``, with its siblings."""
+    if isinstance(result, dict):
+        for v in result.values():
+            found = _rows_with_id(v, value)
+            if found:
+                return found
+    elif isinstance(result, list):
+        rows = [r for r in result if isinstance(r, dict)]
+        for r in rows:
+            if r.get("id") == value:
+                return r, rows
+    return None

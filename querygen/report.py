@@ -1,0 +1,182 @@
+"""A self-contained HTML page describing a generated dataset, for a researcher to check before training.
+
+It reads the dataset folder (``tasks.jsonl`` or the parquet files, plus ``stats.json`` and
+``graphs/``) and draws its own SVG bar charts inline: no JavaScript, no network, no extra
+dependency. What it shows: task kinds and information levels, chain lengths, user turns and gold
+calls per task, tool coverage per domain (unused tools called out), knob usage, the dependency
+graph statistics, rejections per gate, and a few sample tasks.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from querygen.export import read_tasks
+from querygen.task import Task
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222}
+h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}
+.grid{display:flex;flex-wrap:wrap;gap:1.5em}.card{border:1px solid #e3e3e3;border-radius:6px;padding:.8em}
+table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}
+td:first-child,th:first-child{text-align:left}.warn{color:#a33}.task{font-size:.85em;margin:.6em 0}
+code{background:#f5f5f5;padding:0 .2em}
+"""
+
+
+def bar_chart(
+    title: str, items: Sequence[tuple[str, float]], *, width: int = 480, color: str = "#4a78b5"
+) -> str:
+    """A horizontal SVG bar chart with value labels."""
+    bar, gap, label_w = 16, 6, 190
+    height = 28 + len(items) * (bar + gap)
+    top = max((v for _, v in items), default=0) or 1
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{html.escape(title)}">',
+        f'<text x="0" y="16" font-size="13" font-weight="bold">{html.escape(title)}</text>',
+    ]
+    for i, (label, value) in enumerate(items):
+        y = 26 + i * (bar + gap)
+        w = (width - label_w - 60) * value / top
+        shown = f"{value:g}"
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end">{html.escape(str(label))[:32]}</text>'
+        )
+        parts.append(f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{bar}" fill="{color}"/>')
+        parts.append(f'<text x="{label_w + w + 4:.1f}" y="{y + 12}" font-size="11">{shown}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _hist(values: Sequence[int]) -> list[tuple[str, float]]:
+    counts = Counter(values)
+    return [(str(k), counts[k]) for k in sorted(counts)]
+
+
+def _tools_by_domain(folder: Path, domains: Sequence[str]) -> dict[str, list[str]]:
+    """Every visible tool per domain, from the saved graphs (else the registry)."""
+    out: dict[str, list[str]] = {}
+    for d in domains:
+        path = folder / "graphs" / f"{d}.json"
+        if path.exists():
+            out[d] = [n["name"] for n in json.loads(path.read_text())["nodes"]]
+            continue
+        try:
+            from servers.registry import get_domain
+
+            out[d] = [t.qualified_name for t in get_domain(d).visible_tools()]
+        except Exception:
+            out[d] = []
+    return out
+
+
+def _coverage(tasks: Sequence[Task], folder: Path) -> str:
+    domains = sorted({t.domains[0] for t in tasks})
+    used: Counter[str] = Counter(c.name for t in tasks for c in t.gold_calls())
+    blocks = []
+    for d, tools in _tools_by_domain(folder, domains).items():
+        items = sorted(((n.removeprefix(d + "_"), used[n]) for n in tools), key=lambda x: -x[1])
+        unused = [n for n, v in items if v == 0]
+        covered = len(tools) - len(unused)
+        note = f"<p>{covered}/{len(tools)} tools used"
+        if unused:
+            note += f'; <span class="warn">never called: {html.escape(", ".join(unused))}</span>'
+        blocks.append(f'<div class="card">{bar_chart(f"tool calls - {d}", items)}{note}</p></div>')
+    return '<div class="grid">' + "".join(blocks) + "</div>"
+
+
+def _kv_table(rows: dict[str, Any]) -> str:
+    body = "".join(
+        f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in rows.items()
+    )
+    return f"<table>{body}</table>"
+
+
+def _graph_table(graphs: dict[str, Any]) -> str:
+    if not graphs:
+        return "<p>no graph statistics saved</p>"
+    cols = ["tools", "write_tools", "edges", "explicit", "implicit", "density", "max_out_degree"]
+    head = "<tr><th>domain</th>" + "".join(f"<th>{c}</th>" for c in cols) + "<th>isolated</th></tr>"
+    rows = "".join(
+        f"<tr><td>{html.escape(d)}</td>"
+        + "".join(f"<td>{g.get(c, '')}</td>" for c in cols)
+        + f"<td>{len(g.get('isolated', []))}</td></tr>"
+        for d, g in graphs.items()
+    )
+    return f"<table>{head}{rows}</table>"
+
+
+def _samples(tasks: Sequence[Task], k: int = 6) -> str:
+    picked: list[Task] = []
+    for kind in ("tool", "clarify", "abstain"):
+        picked += [t for t in tasks if t.kind == kind][:2]
+    out = []
+    for t in picked[:k]:
+        turns = "".join(
+            f"<li><b>user:</b> {html.escape(turn.user)}"
+            + "".join(
+                f"<br><code>{html.escape(c.name)}({html.escape(json.dumps(c.arguments))})</code>"
+                for c in turn.calls
+            )
+            + (f"<br><i>{html.escape(turn.answer)}</i>" if turn.answer else "")
+            + "</li>"
+            for turn in t.turns
+        )
+        out.append(
+            f'<div class="task card"><b>{html.escape(t.id)}</b> ({t.kind}, {html.escape(", ".join(t.domains))})<ol>{turns}</ol></div>'
+        )
+    return "".join(out)
+
+
+def render_report(folder: Path) -> str:
+    """The HTML page for one dataset folder."""
+    tasks = read_tasks(folder)
+    stats_path = folder / "stats.json"
+    summary = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+    stats = summary.get("stats", {})
+    meta = [t.metadata for t in tasks]
+    knobs = Counter()
+    for m in meta:
+        k = m.get("knobs", {})
+        knobs["distractors offered"] += bool(k.get("distractors"))
+        knobs["enums stripped"] += bool(k.get("enums_stripped"))
+        knobs["tool hidden"] += bool(k.get("hidden_tool"))
+        knobs["irrelevant request"] += bool(m.get("irrelevant"))
+        knobs["paraphrased"] += any((m.get("paraphrase") or {}).get("accepted", []))
+    charts = [
+        bar_chart("task kinds", sorted(Counter(t.kind for t in tasks).items())),
+        bar_chart("information levels", sorted(Counter(m.get("info_level", "?") for m in meta).items())),
+        bar_chart(
+            "chain length (tool tasks)",
+            _hist([m.get("chain_length", 0) for m in meta if m.get("chain_length")]),
+        ),
+        bar_chart("user turns per task", _hist([len(t.turns) for t in tasks])),
+        bar_chart("gold calls per task", _hist([len(t.gold_calls()) for t in tasks])),
+        bar_chart("tasks per domain", sorted(Counter(t.domains[0] for t in tasks).items())),
+        bar_chart("knobs", list(knobs.items()), color="#7a5ab5"),
+        bar_chart("rejections per gate", list(stats.get("rejected", {}).items()), color="#b55a5a"),
+    ]
+    writes = sum(1 for t in tasks if t.expected_diff)
+    headline = {
+        "tasks": len(tasks),
+        "attempts": stats.get("attempts", "?"),
+        "tasks that change state": writes,
+        "multi-turn tasks": sum(1 for t in tasks if len(t.turns) > 1),
+        "tasks with dataflow between calls": sum(1 for m in meta if m.get("dataflow")),
+        "configuration": json.dumps(summary.get("config", {}), sort_keys=True)[:400],
+    }
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>toolground dataset report</title>"
+        f"<style>{_CSS}</style></head><body><h1>toolground dataset report</h1>"
+        f"<p>{html.escape(str(folder.resolve().name))}</p>{_kv_table(headline)}"
+        f"<h2>Shape</h2><div class='grid'>{''.join(f'<div class=card>{c}</div>' for c in charts)}</div>"
+        f"<h2>Tool coverage per domain</h2>{_coverage(tasks, folder)}"
+        f"<h2>Dependency graphs</h2>{_graph_table(summary.get('graphs', {}))}"
+        f"<h2>Sample tasks</h2>{_samples(tasks)}</body></html>\n"
+    )

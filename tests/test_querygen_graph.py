@@ -1,0 +1,181 @@
+"""The dependency graph follows the declarations; the sampler reads live state; the probe is exact."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from querygen.gold import GoldBuilder, IdIndex
+from querygen.graph import ChainSampler, DependencyGraph
+from querygen.probe import Sandbox, StateProbe
+from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.values import ValueMaker
+from servers.registry import available, get_domain
+
+DOMAINS = available()
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_edges_are_exactly_the_declared_relations(name):
+    domain = get_domain(name)
+    g = DependencyGraph(domain)
+    specs = g.specs
+    edges = {(e.source, e.target, e.kind, e.table) for e in g.edges}
+    for a in specs.values():
+        for b in specs.values():
+            if a is b:
+                continue
+            explicit = a.returns is not None and a.returns in b.consumes
+            assert explicit == ((a.qualified_name, b.qualified_name, "explicit", a.returns) in edges)
+            for table in a.writes:
+                implicit = table in b.needs or any(
+                    p.ref and p.ref.table_name == table and p.ref.where for p in b.params
+                )
+                assert implicit == ((a.qualified_name, b.qualified_name, "implicit", table) in edges)
+    assert all(e.source != e.target for e in g.edges)
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_graph_exports_json_and_dot_with_statistics(name):
+    g = DependencyGraph(get_domain(name))
+    data = json.loads(g.to_json_text())
+    assert [n["name"] for n in data["nodes"]] == g.tools
+    assert len(data["edges"]) == data["stats"]["edges"] == len(g.edges)
+    st = data["stats"]
+    assert st["explicit"] + st["implicit"] == st["edges"] and st["tools"] == len(g.tools)
+    dot = g.to_dot()
+    assert dot.startswith(f'digraph "{name}"') and dot.count("->") == len(g.edges)
+    assert all(f'"{t}"' in dot for t in g.tools)
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_chains_follow_edges_span_lengths_and_reach_rare_tools(name):
+    g = DependencyGraph(get_domain(name))
+    sampler = ChainSampler(g, seed=1)
+    rng = random.Random(2)
+    seen: Counter[str] = Counter()
+    longest = 0
+    for i in range(1500):
+        want = 1 + i % 6
+        chain = sampler.sample(rng, want)
+        assert 1 <= len(chain) <= want and len(set(chain)) == len(chain)
+        assert all(b in g.succ[a] for a, b in zip(chain, chain[1:], strict=False))
+        seen.update(chain)
+        longest = max(longest, len(chain))
+    assert longest == 6
+    assert set(seen) == set(g.tools), "every visible tool must appear in some chain"
+    assert min(seen.values()) * 12 >= max(seen.values()) / 1, "coverage is flattened"
+
+
+@pytest.fixture(params=DOMAINS)
+def live(request, make_env):
+    domain = get_domain(request.param)
+    env = make_env(request.param)
+    rel = Relations(domain)
+    return domain, env, rel, LiveSampler(rel, related_bias=1.0)
+
+
+def test_sampled_refs_exist_and_satisfy_their_conditions(live):
+    domain, env, rel, sampler = live
+    rng = random.Random(0)
+    ep = env.open()
+    with ep.session(domain.name).reading() as conn:
+        for spec in domain.visible_tools():
+            for p in spec.params:
+                if not p.ref:
+                    continue
+                value = sampler.pick(conn, p.ref.table_name, p.ref.where, rng)
+                if value is None:  # no row satisfies the condition: nothing may match it
+                    where = p.ref.where or "1"
+                    assert (
+                        conn.execute(f'SELECT count(*) FROM "{p.ref.table_name}" WHERE {where}').fetchone()[0]
+                        == 0
+                    )
+                    continue
+                assert sampler.satisfying(conn, p.ref.table_name, [value], p.ref.where) == [value]
+
+
+def test_related_picks_follow_foreign_keys(live):
+    domain, env, rel, sampler = live
+    ep = env.open()
+    checked = 0
+    with ep.session(domain.name).reading() as conn:
+        for t in tables_of(domain):
+            for fk in sorted(t.__table__.foreign_keys, key=lambda f: f.parent.name):
+                parent = fk.column.table.name
+                row = conn.execute(
+                    f'SELECT "{fk.parent.name}" FROM "{t.__tablename__}" WHERE "{fk.parent.name}" IS NOT NULL LIMIT 1'
+                ).fetchone()
+                if row is None:
+                    continue
+                for seed in range(5):
+                    child = sampler.pick(
+                        conn, t.__tablename__, None, random.Random(seed), context={parent: [row[0]]}
+                    )
+                    assert child is not None
+                    related = conn.execute(
+                        f'SELECT 1 FROM "{t.__tablename__}" WHERE id = ? AND "{fk.parent.name}" = ?',
+                        (child, row[0]),
+                    ).fetchone()
+                    checked += related is not None
+    assert checked > 0
+
+
+def test_sampling_after_a_write_sees_that_write(live, snapshot_cache):
+    domain, env, rel, sampler = live
+    probe = StateProbe(env.snapshots())
+    ids = IdIndex([domain])
+    graph = DependencyGraph(domain)
+    from faker import Faker
+
+    values = ValueMaker(domain, rel, sampler, Faker(), probe.fingerprint(domain.name).conn)
+    builder = GoldBuilder(env, domain, graph, rel, sampler, values, ids)
+    sandbox = Sandbox(env.open())
+    creators = [s for s in graph.specs.values() if s.returns and s.returns in s.writes]
+    assert creators, "every domain should have a tool that creates something"
+    found = 0
+    for spec in creators:
+        with sandbox.trial() as ep:
+            steps = builder.build(ep, [spec.qualified_name], [0], random.Random(1), "complete")
+            if not steps:
+                continue
+            new = [
+                v
+                for v in steps[0].produced(ids).get(spec.returns, [])
+                if not probe.fingerprint(domain.name)
+                .conn.execute(f'SELECT 1 FROM "{spec.returns}" WHERE id = ?', (v,))
+                .fetchone()
+            ]
+            if not new:
+                continue
+            with ep.session(domain.name).reading() as conn:
+                assert sampler.satisfying(conn, spec.returns, new, None) == new
+                picks = {
+                    sampler.pick(conn, spec.returns, None, random.Random(s), context={spec.returns: new})
+                    for s in range(12)
+                }
+                assert new[0] in picks
+            found += 1
+        with sandbox.episode.session(domain.name).reading() as conn:
+            assert sampler.satisfying(conn, spec.returns, new, None) == []  # rolled back
+    assert found
+
+
+def test_probe_matches_the_state_package_exactly(live):
+    domain, env, rel, sampler = live
+    probe = StateProbe(env.snapshots())
+    rng = random.Random(4)
+    from faker import Faker
+
+    ids = IdIndex([domain])
+    graph = DependencyGraph(domain)
+    values = ValueMaker(domain, rel, sampler, Faker(), probe.fingerprint(domain.name).conn)
+    builder = GoldBuilder(env, domain, graph, rel, sampler, values, ids)
+    writers = [s.qualified_name for s in graph.specs.values() if s.writes]
+    ep = env.open()
+    builder.build(ep, rng.sample(writers, min(4, len(writers))), [0] * 4, rng, "complete")
+    assert probe.state_hash(ep, [domain.name]) == ep.state_hash()
+    assert probe.diff(ep, [domain.name]) == ep.diff()
