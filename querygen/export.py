@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from querygen.task import Task
+from querygen.task import Task, result_facts
 
 FORMATS = ("jsonl", "parquet", "hf")
 ABILITY = "tool_use"
@@ -81,10 +81,12 @@ def system_prompt(task: Task) -> str:
 def messages(task: Task) -> list[dict[str, Any]]:
     """The full reference conversation in OpenAI chat format."""
     out: list[dict[str, Any]] = [{"role": "system", "content": system_prompt(task)}]
+    first = 0  # index of this turn's first call in the flattened gold list
     for t, turn in enumerate(task.turns):
         out.append({"role": "user", "content": turn.user})
-        if turn.calls:
-            ids = [f"call_{t}_{i}" for i in range(len(turn.calls))]
+        for step in _steps(task, first, len(turn.calls)):
+            ids = [f"call_{t}_{i - first}" for i in step]
+            calls = [turn.calls[i - first] for i in step]
             out.append(
                 {
                     "role": "assistant",
@@ -95,21 +97,54 @@ def messages(task: Task) -> list[dict[str, Any]]:
                             "type": "function",
                             "function": {"name": c.name, "arguments": dumps(c.arguments)},
                         }
-                        for cid, c in zip(ids, turn.calls, strict=True)
+                        for cid, c in zip(ids, calls, strict=True)
                     ],
                 }
             )
             out.extend(
                 {"role": "tool", "tool_call_id": cid, "content": dumps(c.result)}
-                for cid, c in zip(ids, turn.calls, strict=True)
+                for cid, c in zip(ids, calls, strict=True)
             )
-        out.append({"role": "assistant", "content": turn.answer or _summary(turn.calls)})
+        first += len(turn.calls)
+        out.append({"role": "assistant", "content": turn.answer or _summary(task, turn.calls)})
     return out
 
 
-def _summary(calls: Sequence[Any]) -> str:
-    names = ", ".join(c.name for c in calls)
-    return f"Done. I used: {names}." if calls else "Done."
+def _steps(task: Task, first: int, count: int) -> list[list[int]]:
+    """Group a turn's calls into assistant steps: a call waits for the step after its prerequisites.
+
+    Independent calls go out together as parallel calls; a call that needs an earlier call's
+    output starts a new step, as a real model must (it cannot use a result it has not seen)."""
+    needs: dict[int, set[int]] = {}
+    for i, j in task.dependencies:
+        needs.setdefault(j, set()).add(i)
+    steps: list[list[int]] = []
+    for i in range(first, first + count):
+        if not steps or needs.get(i, set()) & set(steps[-1]):
+            steps.append([i])
+        else:
+            steps[-1].append(i)
+    return steps
+
+
+def _plain(fact: Any) -> str:
+    if isinstance(fact, float):
+        return str(int(fact)) if fact.is_integer() else str(fact)
+    return str(fact)
+
+
+def _summary(task: Task, calls: Sequence[Any]) -> str:
+    """A reference answer that states what the calls found, as a good assistant would.
+
+    The last call's facts come first (the reward's outcome term checks the final answer for
+    them); values the user already gave anywhere in the task are not news and are left out."""
+    if not calls:
+        return "Done."
+    given = [c.arguments for c in task.gold_calls()]
+    last = result_facts([calls[-1].result], given)[:6]
+    rest = [f for f in result_facts([c.result for c in calls[:-1]], given) if f not in last][:2]
+    shown = "; ".join(_plain(f) for f in last + rest)
+    return f"Done. Here is what I found: {shown}." if shown else "Done."
 
 
 def prompt(task: Task) -> list[dict[str, str]]:

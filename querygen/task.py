@@ -68,3 +68,49 @@ class Task(_Strict):
     @property
     def writes(self) -> bool:
         return bool(self.expected_diff)
+
+
+# -- what a correct answer to a read-only request states ------------------------------------------
+
+MAX_FACTS = 50
+
+
+def _leaves(value: Any, out: list[Any]) -> None:
+    if len(out) >= MAX_FACTS:
+        return
+    if isinstance(value, dict):
+        for v in value.values():
+            _leaves(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _leaves(v, out)
+    elif value is None or isinstance(value, bool):
+        return
+    elif isinstance(value, int | float):
+        out.append(float(value))
+    elif isinstance(value, str) and 3 <= len(value.strip()) <= 80:
+        out.append(value.strip())
+
+
+def result_facts(results: list[Any], arguments: list[dict[str, Any]]) -> list[Any]:
+    """Scalar facts in the gold results that the request did not already state, in result order.
+
+    The generator writes reference answers from these and the reward's outcome term checks an
+    agent's answer for them, so both sides of the contract share this one definition. Numbers are
+    floats; strings keep their case (compare them case-insensitively).
+    """
+    given: list[Any] = []
+    for args in arguments:
+        _leaves(args, given)
+    given_keys = {g.casefold() if isinstance(g, str) else g for g in given}
+    leaves: list[Any] = []
+    for r in results:
+        _leaves(r, leaves)
+    out: list[Any] = []
+    seen: set[Any] = set()
+    for fact in leaves:
+        key = fact.casefold() if isinstance(fact, str) else fact
+        if key not in given_keys and key not in seen:
+            seen.add(key)
+            out.append(fact)
+    return out

@@ -16,8 +16,9 @@ actual inserted row is collateral; a paired row with wrong cells only loses thos
 and deletes of existing rows keep their real keys. Any path reaching the gold cells scores 1.
 
 Read-only tasks (empty expected diff): the final answer must carry the facts the gold calls
-returned — scalar values from the result of each turn's last gold call, except values the gold
-arguments already contain (the model could echo them from the question). Full credit for
+returned — scalar values from the result of the final turn's last gold call (the final answer
+answers the last request), except values the gold arguments already contain (the model could echo
+them from the question); ``querygen.task.result_facts`` defines them for both packages. Full credit for
 ``answer_facts`` (default 3) of them, or all when there are fewer; numbers match in any common
 formatting (``1,234.5`` = ``1234.50``), strings case-insensitively. Writing anything on a read-only
 task is collateral.
@@ -30,12 +31,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from querygen.task import result_facts
 from rewards.config import RewardConfig
 from rewards.tasks import PreparedTask
 from rewards.values import cell_equal
 
 _NEW = "\x00<new row>"
-_MAX_FACTS = 50
 
 
 @dataclass(slots=True)
@@ -135,36 +136,9 @@ def expected_canon(task: PreparedTask) -> Canon:
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
-def _leaves(value: Any, out: list[Any]) -> None:
-    if len(out) >= _MAX_FACTS:
-        return
-    if isinstance(value, dict):
-        for v in value.values():
-            _leaves(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _leaves(v, out)
-    elif value is None or isinstance(value, bool):
-        return
-    elif isinstance(value, int | float):
-        out.append(float(value))
-    elif isinstance(value, str) and 3 <= len(value.strip()) <= 80:
-        out.append(value.strip().casefold())
-
-
 def gold_facts(results: list[Any], gold_args: list[dict[str, Any]]) -> list[Any]:
-    """Scalar facts from gold results, minus values the gold arguments already state."""
-    given: list[Any] = []
-    for args in gold_args:
-        _leaves(args, given)
-    leaves: list[Any] = []
-    for r in results:
-        _leaves(r, leaves)
-    out: list[Any] = []
-    for fact in leaves:
-        if fact not in given and fact not in out:
-            out.append(fact)
-    return out
+    """Scalar facts from gold results, minus values the gold arguments already state (casefolded)."""
+    return [f.casefold() if isinstance(f, str) else f for f in result_facts(results, gold_args)]
 
 
 def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[float, int]:
@@ -208,7 +182,8 @@ def outcome_term(
         return cmp["f1"] - penalty, {"kind": "state", **cmp, "penalty": penalty}
     facts = task.cache.get("facts")
     if facts is None:
-        last = [i for i, g in enumerate(task.gold) if g.last_in_turn]
+        # What the user asked last: the final answer reports the last call of the last turn with calls.
+        last = [i for i, g in enumerate(task.gold) if g.last_in_turn][-1:]
         facts = task.cache["facts"] = gold_facts(
             [gold_results[i] for i in last], [task.gold[i].args for i in range(len(task.gold))]
         )
