@@ -9,6 +9,7 @@ COPY toolground ./toolground
 RUN pip install --no-cache-dir '.[export]'
 ENV TOOLGROUND_CACHE=/data FASTMCP_SHOW_SERVER_BANNER=false FASTMCP_CHECK_FOR_UPDATES=off
 # Build the default snapshots into the image so containers start serving at once.
-RUN toolground snapshot build --domain banking --out /tmp/b.sqlite && rm /tmp/b.sqlite
+RUN for d in banking shopping issue_tracker; do toolground snapshot build --domain "$d" --out /tmp/s.sqlite; done \
+    && rm /tmp/s.sqlite
 EXPOSE 8000 8100
-CMD ["toolground", "serve", "--domains", "all", "--host", "0.0.0.0", "--port", "8000", "--allowed-host", "mcp", "--allowed-host", "localhost"]
+CMD ["toolground", "serve", "--domains", "all", "--host", "0.0.0.0", "--port", "8000"]
