@@ -51,3 +51,41 @@ def test_dependent_calls_are_not_emitted_in_parallel(tasks):
                 flat += 1
         for i, j in task.dependencies:
             assert position[i] < position[j], (task.id, i, j)
+
+
+def test_cli_generate_then_score_the_reference_rollouts(tmp_path):
+    """The documented workflow: JSONL tasks from `generate`, one message list per line to `score`."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.serving import REPO, server_env
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "toolground", *args],
+            capture_output=True,
+            text=True,
+            env=server_env(tmp_path / "cache"),
+            cwd=REPO,
+            timeout=300,
+        )
+
+    out = tmp_path / "data"
+    gen = cli(
+        "generate", "--domains", "banking", "--n", "12", "--seed", "2", "--scale", "small", "--out", str(out)
+    )
+    assert gen.returncode == 0, gen.stderr
+    rows = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    traj = tmp_path / "rollouts.jsonl"
+    traj.write_text("".join(json.dumps(r["messages"][1:]) + "\n" for r in rows))
+    res = cli(
+        "score", "--tasks", str(out / "tasks.jsonl"), "--trajectories", str(traj),
+        "--out", str(tmp_path / "scores.jsonl"), "--preset", "prove+outcome", "--quiet",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    scores = [json.loads(line) for line in (tmp_path / "scores.jsonl").read_text().splitlines()]
+    assert len(scores) == 12
+    for row, task in zip(scores, rows, strict=True):
+        best = 1.0 if not task["ground_truth"]["turns"] or task["ground_truth"]["kind"] == "abstain" else 1.8
+        assert row["total"] == pytest.approx(best) or task["ground_truth"]["kind"] != "tool", row

@@ -34,13 +34,21 @@ def _load(path: Path, what: str) -> list[Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {what} file {path}: {exc.strerror or exc}") from None
-    stripped = text.lstrip()
-    if stripped.startswith("["):
+    lines = [line for line in text.splitlines() if line.strip()]
+    if text.lstrip().startswith("[") and len(lines) > 1:
+        # A JSON list spread over lines, or JSONL whose rows are lists (message lists): the
+        # whole text parses only in the first case.
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    elif text.lstrip().startswith("[") and lines:
         try:
             data = json.loads(text)
         except ValueError as exc:
             raise UsageError(f"{path} is not valid JSON: {exc}") from None
-        return data
+        # one line holding a list: a list of trajectories, unless it is one message list
+        return [data] if data and all(isinstance(m, dict) and "role" in m for m in data) else data
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
