@@ -38,21 +38,18 @@ def install(conn: sqlite3.Connection) -> None:
             return "json_array(" + ", ".join(f'{ref}."{c}"' for c in cols) + ")"
 
         log = f"INSERT OR IGNORE INTO {CHANGES} VALUES ('{table}', {{}});"
+        changed_key = " OR ".join(f'OLD."{c}" IS NOT NEW."{c}"' for c in cols)
+        # A primary-key change touches a second row; folded into the update trigger, because
+        # every trigger adds to the schema each fork parses on its first statement.
+        rekey = f"INSERT OR IGNORE INTO {CHANGES} SELECT '{table}', {key('OLD')} WHERE {changed_key};"
         triggers = {
-            "insert": ("AFTER INSERT", log.format(key("NEW"))),
-            "update": ("AFTER UPDATE", log.format(key("NEW"))),
-            "delete": ("AFTER DELETE", log.format(key("OLD"))),
-            # Only a primary-key change touches a second row; most updates skip this one.
-            "rekey": (
-                "AFTER UPDATE",
-                log.format(key("OLD")),
-                " OR ".join(f'OLD."{c}" IS NOT NEW."{c}"' for c in cols),
-            ),
+            "insert": ("INSERT", log.format(key("NEW"))),
+            "update": ("UPDATE", log.format(key("NEW")) + " " + rekey),
+            "delete": ("DELETE", log.format(key("OLD"))),
         }
-        for name, (event, body, *when) in triggers.items():
-            cond = f" WHEN {when[0]}" if when else ""
+        for name, (event, body) in triggers.items():
             conn.execute(
-                f'CREATE TRIGGER IF NOT EXISTS "_tg_{name}_{table}" {event} ON "{table}"{cond} BEGIN {body} END'
+                f'CREATE TRIGGER IF NOT EXISTS "_tg_{name}_{table}" AFTER {event} ON "{table}" BEGIN {body} END'
             )
 
 

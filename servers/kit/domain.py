@@ -35,7 +35,7 @@ from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
 from state import Snapshot, SnapshotCache, build_snapshot
 
-KIT_VERSION = "4"
+KIT_VERSION = "5"
 
 
 class Domain:
