@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,25 +96,34 @@ def fetch_row(conn: sqlite3.Connection, table: str, pk: list[str], key: list[Any
     return conn.execute(f'SELECT * FROM "{table}" WHERE {where}', key).fetchone()
 
 
+Layout = Mapping[str, tuple[list[str], list[str]]]  # table -> (primary-key columns, all columns)
+
+
+def layout_of(conn: sqlite3.Connection) -> dict[str, tuple[list[str], list[str]]]:
+    return {t: (primary_key(conn, t), columns(conn, t)) for t in user_tables(conn)}
+
+
 def touched_rows(
-    conn: sqlite3.Connection, base: sqlite3.Connection
+    conn: sqlite3.Connection, base: sqlite3.Connection, layout: Layout | None = None
 ) -> Iterator[tuple[str, list[str], list[Any], tuple | None, tuple | None]]:
     """(table, columns, key, old row, new row) for every touched key.
 
     Old rows come from ``base``, a separate connection holding the snapshot, so
     this works inside an open transaction or savepoint (an ATTACH would not).
+    ``layout`` (from :func:`layout_of`) saves re-reading the schema on hot paths.
     """
     for table, keys in touched(conn).items():
-        pk = primary_key(conn, table)
-        cols = columns(conn, table)
+        pk, cols = layout[table] if layout is not None else (primary_key(conn, table), columns(conn, table))
         for key in keys:
             yield table, cols, key, fetch_row(base, table, pk, key), fetch_row(conn, table, pk, key)
 
 
-def diff_rows(conn: sqlite3.Connection, base: sqlite3.Connection) -> list[CellChange]:
+def diff_rows(
+    conn: sqlite3.Connection, base: sqlite3.Connection, layout: Layout | None = None
+) -> list[CellChange]:
     """Cell-level changes of the touched rows between the snapshot (``base``) and ``conn``."""
     changes: list[CellChange] = []
-    for table, cols, key, old, new in touched_rows(conn, base):
+    for table, cols, key, old, new in touched_rows(conn, base, layout):
         if old == new:
             continue
         pk = str(key[0] if len(key) == 1 else json.dumps(key))

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from state import changelog
 from state.changelog import CellChange
-from state.hashing import MODULUS, columns, combine, content_hash, row_digest, table_sum, user_tables
+from state.hashing import MODULUS, combine, content_hash, row_digest, table_sum, user_tables
 from state.snapshot import Snapshot
 
 T = TypeVar("T")
@@ -41,7 +41,8 @@ class SharedReader:
         self.conn.execute("PRAGMA query_only = ON")
         self.lock = threading.RLock()
         self.tables = user_tables(self.conn)
-        self.columns = {t: columns(self.conn, t) for t in self.tables}
+        self.layout = changelog.layout_of(self.conn)
+        self.columns = {t: cols for t, (_, cols) in self.layout.items()}
         self._sums: dict[str, int] = {}
 
     @classmethod
@@ -178,7 +179,7 @@ class Session:
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
                 sums = {t: reader.table_sum(t) for t in reader.tables}
-                for table, _, _, old, new in changelog.touched_rows(self._conn, reader.conn):
+                for table, _, _, old, new in changelog.touched_rows(self._conn, reader.conn, reader.layout):
                     if old != new:
                         delta = (row_digest(new) if new else 0) - (row_digest(old) if old else 0)
                         sums[table] = (sums[table] + delta) % MODULUS
@@ -196,5 +197,5 @@ class Session:
                 return []
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
-                changes = changelog.diff_rows(self._conn, reader.conn)
+                changes = changelog.diff_rows(self._conn, reader.conn, reader.layout)
             return sorted(changes, key=lambda c: (c.table, c.pk, c.column))
