@@ -4,16 +4,15 @@ An :class:`Environment` is built from the task's snapshot identities (domains th
 ``servers.registry``, seed and scale from the SnapshotRef), its sha256 is checked against the
 task's, and it is cached per (domains, seed, scale) for the life of the process.
 
-Forking a fresh episode per trajectory costs ~17 ms, almost all of it installing the change
-triggers on the new connection. So each thread keeps one forked episode per environment, with
-the snapshot attached read-only beside it, and every replay runs inside ``BEGIN ... ROLLBACK``:
-the tools' own savepoints nest inside, the diff is read before the rollback, and the rollback
-returns the fork (and its change log) to the snapshot exactly. ~0.8 ms per write replay.
+Each thread keeps one forked episode per environment and runs every replay inside
+``BEGIN ... ROLLBACK``: the tools' own savepoints nest inside, the diff is read (by ``state``,
+which works inside a transaction) before the rollback, and the rollback returns the fork and its
+changelog to the snapshot exactly. That skips even the fork's memcpy and the new connection's
+statement preparation for every trajectory.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,8 +23,6 @@ from rewards.tasks import SnapshotSpec
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
 from state import Episode, SnapshotCache, changelog
-
-_BASE = "_tg_base"
 
 
 @dataclass(slots=True)
@@ -38,18 +35,15 @@ class ReplayResult:
 
 
 class _World:
-    """One thread's forked episode of one environment, with the snapshot attached as ``_tg_base``."""
+    """One thread's forked episode of one environment."""
 
     def __init__(self, env: Environment) -> None:
         self.episode: Episode = env.open()
         self.conns = {}
-        self.pk_cols: dict[tuple[str, str], list[str]] = {}
         for name, session in sorted(self.episode.sessions.items()):
             session.run(lambda conn: None, writes=True)  # forks: the private connection exists from now on
             with session.reading() as conn:
-                conn.execute(f"ATTACH DATABASE ':memory:' AS {_BASE}")
-                conn.deserialize(session.snapshot.data, name=_BASE)
-            self.conns[name] = conn
+                self.conns[name] = conn
 
     def begin(self) -> None:
         for conn in self.conns.values():
@@ -64,42 +58,7 @@ class _World:
         return all(not changelog.touched(conn) for conn in self.conns.values())
 
     def diff(self) -> list[dict[str, Any]]:
-        """The same cells as ``Episode.diff()``, read against the attached snapshot."""
-        out: list[dict[str, Any]] = []
-        for domain, conn in self.conns.items():
-            for table, keys in changelog.touched(conn).items():
-                cols = self.pk_cols.get((domain, table))
-                if cols is None:
-                    cols = self.pk_cols[(domain, table)] = changelog.primary_key(conn, table)
-                for key in keys:
-                    out.extend(_row_cells(conn, domain, table, cols, key))
-        return out
-
-
-def _fetch(conn: Any, schema: str, table: str, cols: list[str], key: list[Any]) -> dict[str, Any] | None:
-    where = " AND ".join(f'"{c}" IS ?' for c in cols)
-    cur = conn.execute(f'SELECT * FROM {schema}."{table}" WHERE {where}', key)
-    row = cur.fetchone()
-    return None if row is None else dict(zip([d[0] for d in cur.description], row, strict=True))
-
-
-def _row_cells(conn: Any, domain: str, table: str, cols: list[str], key: list[Any]) -> list[dict[str, Any]]:
-    old = _fetch(conn, _BASE, table, cols, key)
-    new = _fetch(conn, "main", table, cols, key)
-    if old is None and new is None:
-        return []
-    op = "insert" if old is None else "delete" if new is None else "update"
-    pk = str(key[0]) if len(key) == 1 else json.dumps(key)
-    cells = []
-    for col in new or old:  # type: ignore[union-attr]
-        before = None if old is None else old[col]
-        after = None if new is None else new[col]
-        if op == "update" and before == after:
-            continue
-        cells.append(
-            {"domain": domain, "table": table, "pk": pk, "column": col, "old": before, "new": after, "op": op}
-        )
-    return cells
+        return self.episode.diff()
 
 
 class Replayer:
