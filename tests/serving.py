@@ -34,6 +34,18 @@ def server_env(cache: Path) -> dict[str, str]:
     return env
 
 
+def run_cli(tmp_path: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python -m toolground ARGS`` with a private snapshot cache under ``tmp_path``."""
+    return subprocess.run(
+        [sys.executable, "-m", "toolground", *args],
+        capture_output=True,
+        text=True,
+        env=server_env(tmp_path / "cache"),
+        cwd=REPO,
+        timeout=timeout,
+    )
+
+
 @contextmanager
 def running_server(cache: Path, *args: str, timeout: float = 60.0) -> Iterator[str]:
     """``toolground serve`` in a subprocess on a free loopback port; yields its base URL."""

@@ -3,21 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 
-from tests.serving import REPO, server_env
-
-
-def run(tmp_path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "toolground", *args],
-        capture_output=True,
-        text=True,
-        env=server_env(tmp_path / "cache"),
-        cwd=REPO,
-        timeout=120,
-    )
+from tests.serving import run_cli as run
 
 
 def test_snapshot_build_prints_the_file_sha256(tmp_path):

@@ -7,6 +7,7 @@ correct behaviour.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -16,6 +17,7 @@ from querygen.generate import GenConfig, Generator
 from querygen.knobs import KnobRates
 from rewards import score
 from servers.registry import available
+from tests.serving import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -55,21 +57,9 @@ def test_dependent_calls_are_not_emitted_in_parallel(tasks):
 
 def test_cli_generate_then_score_the_reference_rollouts(tmp_path):
     """The documented workflow: JSONL tasks from `generate`, one message list per line to `score`."""
-    import json
-    import subprocess
-    import sys
 
-    from tests.serving import REPO, server_env
-
-    def cli(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "toolground", *args],
-            capture_output=True,
-            text=True,
-            env=server_env(tmp_path / "cache"),
-            cwd=REPO,
-            timeout=300,
-        )
+    def cli(*args: str):
+        return run_cli(tmp_path, *args)
 
     out = tmp_path / "data"
     gen = cli(
