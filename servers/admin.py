@@ -8,6 +8,7 @@ token is configured every request must carry ``Authorization: Bearer <token>``.
 from __future__ import annotations
 
 import hmac
+import json
 import resource
 from collections.abc import Awaitable, Callable
 
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from servers.kit import ToolError
 from servers.runtime import Environment
 from state import UnknownSession
 
@@ -23,6 +25,23 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+async def _variants_in(request: Request) -> dict[str, str | None] | Response:
+    """The ``variants`` of a reset request's JSON body (an empty body means none)."""
+    body = await request.body()
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return _error(400, 'reset body must be JSON: {"variants": {"<domain>": "<variant>" or null}}')
+    variants = data.get("variants", {}) if isinstance(data, dict) else None
+    if not isinstance(variants, dict) or not all(
+        isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in variants.items()
+    ):
+        return _error(400, '"variants" must map domain names to a variant name or null')
+    return variants
 
 
 def admin_routes(env: Environment, token: str | None) -> list[Route]:
@@ -71,9 +90,23 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
         return JSONResponse({"id": request.path_params["sid"], "count": len(changes), "changes": changes})
 
     async def reset(request: Request) -> Response:
+        """Body (optional): ``{"variants": {"trading": "market_closed"}}``; null restores the base."""
         ep = episode(request)
-        ep.reset()
-        return JSONResponse({"id": request.path_params["sid"], "reset": True, "hash": ep.state_hash()})
+        variants = await _variants_in(request)
+        if isinstance(variants, Response):
+            return variants
+        try:
+            env.reset(ep, variants)
+        except ToolError as exc:
+            return _error(400, str(exc))
+        return JSONResponse(
+            {
+                "id": request.path_params["sid"],
+                "reset": True,
+                "hash": ep.state_hash(),
+                "snapshot": ep.identity(),
+            }
+        )
 
     async def release(request: Request) -> Response:
         sid = request.path_params["sid"]

@@ -7,7 +7,7 @@ import importlib
 from servers.kit import Domain
 
 # name -> module under servers.domains; each module defines a Domain named like the module.
-DOMAINS: tuple[str, ...] = ("banking", "shopping", "issue_tracker")
+DOMAINS: tuple[str, ...] = ("banking", "shopping", "issue_tracker", "vehicle", "filesystem", "trading")
 
 
 class UnknownDomain(ValueError):

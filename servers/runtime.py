@@ -9,7 +9,7 @@ task written against one server configuration means the same in any other.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,11 +51,16 @@ class Environment:
         cache: SnapshotCache | None = None,
         max_sessions: int = 10_000,
         idle_ttl: float = 1800.0,
+        variants: Mapping[str, str] | None = None,
     ) -> None:
         if isinstance(domains, str):
             self.domains = parse_domains(domains)
         else:
             self.domains = [get_domain(d) if isinstance(d, str) else d for d in domains]
+        self.variants = dict(sorted((variants or {}).items()))
+        self._by_name = {d.name: d for d in self.domains}
+        for name, variant in self.variants.items():
+            self.check_variant(name, variant)
         self.seed = seed
         self.scale = check_scale(scale)
         self.cache = cache
@@ -67,14 +72,43 @@ class Environment:
         self.store = SessionStore(self.snapshots, max_sessions=max_sessions, idle_ttl=idle_ttl)
 
     def snapshots(self) -> dict[str, Snapshot]:
-        """Built (or loaded from the cache) on first use, then shared by every episode."""
+        """Built (or loaded from the cache) on first use, then shared by every episode.
+
+        A domain given a variant at construction starts every episode in that variant."""
         if self._snapshots is None:
-            self._snapshots = {d.name: d.snapshot(self.seed, self.scale, self.cache) for d in self.domains}
+            self._snapshots = {d.name: self.snapshot(d.name, self.variants.get(d.name)) for d in self.domains}
         return self._snapshots
 
-    def open(self) -> Episode:
-        """A private episode that is not kept in the store (for in-process use)."""
-        return Episode(self.snapshots())
+    def check_variant(self, domain: str, variant: str | None) -> None:
+        """Raise ToolError naming what exists when the domain or its variant is unknown."""
+        d = self._by_name.get(domain)
+        if d is None:
+            raise ToolError(f"domain {domain!r} is not served here; served: {', '.join(self._by_name)}")
+        if variant is not None and variant not in d.variants:
+            allowed = ", ".join(sorted(d.variants)) or "none"
+            raise ToolError(f"domain {domain!r} has no variant {variant!r}; its variants: {allowed}")
+
+    def snapshot(self, domain: str, variant: str | None = None) -> Snapshot:
+        """One domain's snapshot at this seed and scale, or one of its variants."""
+        self.check_variant(domain, variant)
+        return self._by_name[domain].snapshot(self.seed, self.scale, self.cache, variant=variant)
+
+    def open(self, variants: Mapping[str, str] | None = None) -> Episode:
+        """A private episode that is not kept in the store (for in-process use).
+
+        ``variants`` starts some domains in a named initial state (``{"trading": "market_closed"}``)."""
+        snaps = dict(self.snapshots())
+        for name, variant in (variants or {}).items():
+            snaps[name] = self.snapshot(name, variant)
+        return Episode(snaps)
+
+    def reset(self, episode: Episode, variants: Mapping[str, str | None] | None = None) -> None:
+        """Back to the snapshots; domains named in ``variants`` restart in that variant (None: the base)."""
+        snaps = {}
+        for name, variant in (variants or {}).items():
+            episode.session(name)
+            snaps[name] = self.snapshot(name, variant)
+        episode.reset(snaps)
 
     def visible_tools(self) -> list[ToolSpec]:
         return [t for t in self.tools.values() if not t.hidden]

@@ -10,6 +10,7 @@ from state.snapshot import (
     SnapshotError,
     build_snapshot,
     check_scale,
+    derive_snapshot,
     write_snapshot,
 )
 from state.store import Episode, SessionStore, StoreFull, UnknownSession
@@ -28,6 +29,7 @@ __all__ = [
     "UnknownSession",
     "build_snapshot",
     "check_scale",
+    "derive_snapshot",
     "content_hash",
     "write_snapshot",
 ]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from state import changelog
-from state.hashing import content_hash
+from state.hashing import CHANGES, content_hash
 
 SCALES = ("small", "medium", "large")
 
@@ -28,6 +28,7 @@ SCALES = ("small", "medium", "large")
 # keeps this package free of any knowledge about domains.
 SchemaFn = Callable[[sqlite3.Connection], None]
 FillFn = Callable[[sqlite3.Connection, int, str], None]
+PatchFn = Callable[[sqlite3.Connection], None]
 
 
 class SnapshotError(ValueError):
@@ -44,6 +45,7 @@ class Snapshot:
     data: bytes = field(repr=False)
     sha256: str = ""
     logical_hash: str = ""
+    variant: str | None = None  # a named initial-state patch over the base snapshot
 
     @property
     def size(self) -> int:
@@ -51,7 +53,15 @@ class Snapshot:
 
     def identity(self) -> dict[str, object]:
         """What a task records to say which world it was generated in."""
-        return {"domain": self.domain, "seed": self.seed, "scale": self.scale, "sha256": self.sha256}
+        out: dict[str, object] = {
+            "domain": self.domain,
+            "seed": self.seed,
+            "scale": self.scale,
+            "sha256": self.sha256,
+        }
+        if self.variant is not None:
+            out["variant"] = self.variant
+        return out
 
     def connect(self) -> sqlite3.Connection:
         """A fresh private in-memory copy of the snapshot (a fork)."""
@@ -91,6 +101,32 @@ def build_snapshot(domain: str, seed: int, scale: str, schema: SchemaFn, fill: F
     finally:
         conn.close()
     return Snapshot(domain, seed, scale, data, hashlib.sha256(data).hexdigest(), logical)
+
+
+def derive_snapshot(base: Snapshot, variant: str, patch: PatchFn) -> Snapshot:
+    """``base`` with a named patch applied (logged out, market closed), frozen like any snapshot.
+
+    The patch runs on a private copy; its changes are then part of the new snapshot's content,
+    not changes an episode made, so the changelog is emptied before freezing. Diffs and hashes of
+    an episode that starts from the variant are therefore relative to the variant."""
+    conn = base.connect()
+    try:
+        conn.execute("BEGIN")
+        patch(conn)
+        conn.execute(f"DELETE FROM {CHANGES}")
+        conn.execute("COMMIT")
+        problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise SnapshotError(
+                f"variant {variant!r} of {base.domain!r} violates foreign keys: {problems[:5]}"
+            )
+        conn.execute("VACUUM")
+        data = conn.serialize()
+        logical = content_hash(conn)
+    finally:
+        conn.close()
+    sha = hashlib.sha256(data).hexdigest()
+    return Snapshot(base.domain, base.seed, base.scale, data, sha, logical, variant)
 
 
 def load_snapshot(path: Path, domain: str, seed: int, scale: str) -> Snapshot:
@@ -162,3 +198,10 @@ class SnapshotCache:
                 write_snapshot(snap, path)
         self._memory[key] = snap
         return snap
+
+    def variant(self, base: Snapshot, version: str, name: str, patch: PatchFn) -> Snapshot:
+        """A variant of a cached snapshot, derived once per process (it costs one copy and a vacuum)."""
+        key = (base.domain, base.seed, base.scale, f"{version}:{name}")
+        if key not in self._memory:
+            self._memory[key] = derive_snapshot(base, name, patch)
+        return self._memory[key]

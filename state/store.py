@@ -67,8 +67,13 @@ class Episode:
             out.extend({"domain": name, **c.as_dict()} for c in self.sessions[name].diff())
         return out
 
-    def reset(self) -> None:
+    def reset(self, snapshots: Mapping[str, Snapshot] | None = None) -> None:
+        """Back to the snapshots; ``snapshots`` swaps some domains onto others (their variants)."""
         with self.lock:
+            for name, snap in (snapshots or {}).items():
+                self.session(name).close()
+                self.snapshots[name] = snap
+                self.sessions[name] = Session(snap)
             for s in self.sessions.values():
                 s.reset()
             self.calls = 0

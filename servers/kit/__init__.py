@@ -1,33 +1,51 @@
 """The domain kit: declare tables, a seeded fill and typed tools; get MCP tools, schemas and snapshots."""
 
+from servers.kit import geo
 from servers.kit.db import Db
-from servers.kit.domain import Domain
+from servers.kit.domain import Domain, Variant
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.seeding import Seeder
 from servers.kit.tool import Param, ToolSpec
 from servers.kit.types import (
     Day,
+    Email,
+    EmailList,
+    IdList,
     Limit,
     LongText,
+    Moment,
     Money,
     Month,
+    Offset,
+    PageSize,
+    PathRef,
     Pin,
     Quantity,
     Ref,
     RefInfo,
     Sensitive,
     ShortText,
+    Tags,
 )
+from servers.kit.world import Person, World, world
 
 __all__ = [
     "Day",
     "Db",
     "Domain",
+    "Email",
+    "EmailList",
+    "IdList",
     "Limit",
     "LongText",
+    "Moment",
     "Money",
     "Month",
+    "Offset",
+    "PageSize",
     "Param",
+    "PathRef",
+    "Person",
     "Pin",
     "Quantity",
     "Ref",
@@ -35,7 +53,12 @@ __all__ = [
     "Seeder",
     "Sensitive",
     "ShortText",
+    "Tags",
     "ToolCrash",
     "ToolError",
     "ToolSpec",
+    "Variant",
+    "World",
+    "geo",
+    "world",
 ]

@@ -17,6 +17,8 @@ from typing import Any
 from servers.kit.errors import ToolError
 
 ID_WIDTH = 6
+SESSION_TABLE = "sessions"  # the one-row table that says who is acting in this episode
+TEXT_LIMIT = 8000  # long text outputs are cut here (see ``Db.clip``)
 
 
 def _dict_rows(cursor: sqlite3.Cursor, row: tuple) -> dict[str, Any]:
@@ -114,6 +116,45 @@ class Db:
 
     def execute(self, sql: str, *params: Any) -> int:
         return self.conn.execute(sql, params).rowcount
+
+    # -- who is acting -------------------------------------------------------
+    def session(self) -> dict[str, Any]:
+        """The episode's session row (logged-in user, working directory, token, ...).
+
+        Each env session is a private fork, so this one row is per episode for free."""
+        row = self.one(f'SELECT * FROM "{SESSION_TABLE}" ORDER BY id LIMIT 1')
+        if row is None:
+            raise ToolError("this service has no session row; the snapshot is broken")
+        return row
+
+    def set_session(self, **values: Any) -> dict[str, Any]:
+        """Change fields of the session row and return it."""
+        return self.update(SESSION_TABLE, self.session()["id"], **values)
+
+    # -- output size --------------------------------------------------------
+    def page(
+        self, sql: str, *params: Any, limit: int = 20, offset: int = 0, key: str = "items"
+    ) -> dict[str, Any]:
+        """One page of a query's rows: ``{key: rows, "total", "offset", "limit", "truncated"}``.
+
+        Every list tool pages the same way, so an agent learns once that ``truncated`` means
+        "call again with a larger offset"."""
+        total = self.scalar(f"SELECT count(*) FROM ({sql})", *params)
+        rows = self.all(f"{sql} LIMIT ? OFFSET ?", *params, limit, offset)
+        return {
+            key: rows,
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "truncated": offset + len(rows) < total,
+        }
+
+    @staticmethod
+    def clip(text: str, limit: int = TEXT_LIMIT, hint: str = "read it in parts") -> dict[str, Any]:
+        """Long text cut at ``limit`` characters, saying so: ``{"text", "truncated", "hint"?}``."""
+        if len(text) <= limit:
+            return {"text": text, "truncated": False}
+        return {"text": text[:limit], "truncated": True, "hint": f"{len(text)} characters; {hint}"}
 
     # -- time ----------------------------------------------------------------
     @property

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 import sqlite3
 import string
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import create_engine
@@ -31,11 +33,12 @@ from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from servers.kit.db import Db
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
 from state import Snapshot, SnapshotCache, build_snapshot
 
-KIT_VERSION = "5"
+KIT_VERSION = "6"
 
 
 class Domain:
@@ -53,11 +56,36 @@ class Domain:
         self._tools: dict[str, ToolSpec] = {}
         self._seed: Callable[[Seeder], None] | None = None
         self._finalized = False
+        self.variants: dict[str, Variant] = {}
 
     # -- declarations -----------------------------------------------------------
     def seed(self, fn: Callable[[Seeder], None]) -> Callable[[Seeder], None]:
         self._seed = fn
         return fn
+
+    def variant(
+        self, name: str, *, first: str | None = None
+    ) -> Callable[[Callable[[Db], None]], Callable[[Db], None]]:
+        """Register a named initial state: a small patch applied to the snapshot before an episode.
+
+        The function's docstring says what the variant is ("nobody is logged in"); ``first``
+        names the tool a user in that state would need first (``login``), which the generator
+        puts at the start of tasks drawn in the variant. A task records its variant beside its
+        snapshot, and ``/admin`` can reset a session into one.
+        """
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name):
+            raise ValueError(f"variant name {name!r}: use lowercase letters, digits and underscores")
+
+        def register(fn: Callable[[Db], None]) -> Callable[[Db], None]:
+            if name in self.variants:
+                raise ValueError(f"{self.name} already has a variant named {name!r}")
+            doc = inspect.cleandoc(fn.__doc__ or "").split("\n")[0]
+            if not doc:
+                raise TypeError(f"variant {name}: the function needs a docstring saying what it sets up")
+            self.variants[name] = Variant(name, doc, fn, first)
+            return fn
+
+        return register
 
     def tool(
         self,
@@ -97,7 +125,6 @@ class Domain:
                 idempotent=idempotent,
                 hidden=hidden,
                 name=name,
-                now=self.now,
             )
             if spec.name in self._tools:
                 raise ValueError(f"{self.name} already has a tool named {spec.name!r}")
@@ -128,6 +155,19 @@ class Domain:
             self._finalized = True
             add_discovery_tools(self)
         return self._tools
+
+    def append_only(self) -> dict[str, frozenset[str]]:
+        """Tables marked ``__append_only__``, each with the flag columns tools may still change
+        (``__mutable__``, e.g. a message's ``deleted`` tombstone or an alert's ``cleared``)."""
+        out = {}
+        for t in self.tables:
+            if getattr(t, "__append_only__", False):
+                mutable = frozenset(getattr(t, "__mutable__", ()))
+                unknown = mutable - {c.name for c in t.__table__.columns}
+                if unknown:
+                    raise ValueError(f"{t.__tablename__}.__mutable__ names unknown columns {sorted(unknown)}")
+                out[t.__tablename__] = mutable
+        return out
 
     def visible_tools(self) -> list[ToolSpec]:
         return [t for t in self.tools.values() if not t.hidden]
@@ -165,9 +205,33 @@ class Domain:
     def build(self, seed: int = 0, scale: str = "medium") -> Snapshot:
         return build_snapshot(self.name, seed, scale, self.create_schema, self.fill)
 
-    def snapshot(self, seed: int = 0, scale: str = "medium", cache: SnapshotCache | None = None) -> Snapshot:
+    def snapshot(
+        self,
+        seed: int = 0,
+        scale: str = "medium",
+        cache: SnapshotCache | None = None,
+        variant: str | None = None,
+    ) -> Snapshot:
+        """The seeded snapshot, or one of its declared variants."""
         cache = cache or default_cache()
-        return cache.get(self.name, seed, scale, self.version, self.create_schema, self.fill)
+        base = cache.get(self.name, seed, scale, self.version, self.create_schema, self.fill)
+        if variant is None:
+            return base
+        v = self.variants.get(variant)
+        if v is None:
+            allowed = ", ".join(sorted(self.variants)) or "none"
+            raise KeyError(f"{self.name} has no variant {variant!r}; its variants: {allowed}")
+        return cache.variant(base, self.version, variant, lambda conn: v.apply(Db(conn)))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named initial state of a domain (see :meth:`Domain.variant`)."""
+
+    name: str
+    description: str
+    apply: Callable[[Db], None]
+    first: str | None = None
 
 
 _CACHE: SnapshotCache | None = None

@@ -16,6 +16,7 @@ from typing import Any
 from faker import Faker
 
 from servers.kit.db import format_id
+from servers.kit.world import World, world
 
 SIZES = {"small": 0, "medium": 1, "large": 2}
 
@@ -31,6 +32,11 @@ class Seeder:
         self.fake = Faker("en_US")
         self.fake.seed_instance(seed)
         self.rng = random.Random(seed)
+
+    @property
+    def world(self) -> World:
+        """The shared people, companies, merchants and cities of this seed and scale."""
+        return world(self.seed, self.scale)
 
     def count(self, small: int, medium: int, large: int) -> int:
         """Pick the row count for the scale being built."""

@@ -24,7 +24,7 @@ from pydantic.fields import FieldInfo
 
 from servers.kit.db import Db, noun
 from servers.kit.errors import ToolCrash, ToolError
-from servers.kit.types import RefInfo, Sensitive
+from servers.kit.types import RefInfo, Sensitive, example_key
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 _DEFAULT_MAX_LEN = 4000
@@ -44,6 +44,11 @@ class Param:
     default: Any = None
     constraints: dict[str, Any] = field(default_factory=dict)
     examples: tuple[Any, ...] = ()
+    items: dict[str, Any] | None = None  # arrays: the schema of one element (type, enum, pattern...)
+
+    @property
+    def is_list(self) -> bool:
+        return self.json_type == "array"
 
 
 def _unwrap_optional(annotation: Any) -> Any:
@@ -64,44 +69,79 @@ def _split_annotated(annotation: Any) -> tuple[Any, list[Any]]:
     return annotation, metadata
 
 
+def _scalar(name: str, base: Any) -> tuple[str, tuple[Any, ...] | None]:
+    """The JSON type (and enum members) of a flat scalar annotation."""
+    if get_origin(base) is Literal:
+        values = tuple(get_args(base))
+        return _JSON_TYPES[type(values[0])], values
+    if isinstance(base, type) and issubclass(base, enum.Enum):
+        values = tuple(m.value for m in base)
+        return _JSON_TYPES[type(values[0])], values
+    if base in _JSON_TYPES:
+        return _JSON_TYPES[base], None
+    raise TypeError(
+        f"parameter {name!r}: type {base!r} is not flat (use str, int, float, bool, Literal, "
+        "or a list of one of them)"
+    )
+
+
+def _constraints(info: list[FieldInfo], *, array: bool = False) -> dict[str, Any]:
+    """JSON-schema keywords from pydantic field metadata (lengths of an array are item counts)."""
+    names = [
+        ("min_length", "minItems" if array else "minLength"),
+        ("max_length", "maxItems" if array else "maxLength"),
+        ("pattern", "pattern"),
+        ("ge", "minimum"),
+        ("le", "maximum"),
+        ("gt", "exclusiveMinimum"),
+        ("lt", "exclusiveMaximum"),
+    ]
+    out: dict[str, Any] = {}
+    for fi in info:
+        for meta in fi.metadata:
+            for key, schema_key in names:
+                value = getattr(meta, key, None)
+                if value is not None:
+                    out[schema_key] = value
+    return out
+
+
+def _items_schema(name: str, element: Any) -> dict[str, Any]:
+    """The ``items`` of an array parameter: a flat scalar with its own constraints, never an object."""
+    base, metadata = _split_annotated(_unwrap_optional(element))
+    json_type, enum_values = _scalar(name, base)
+    info = [m for m in metadata if isinstance(m, FieldInfo)]
+    items: dict[str, Any] = {"type": json_type}
+    if enum_values is not None:
+        items["enum"] = list(enum_values)
+    items.update(_constraints(info))
+    if json_type == "string" and enum_values is None and "maxLength" not in items:
+        raise TypeError(f"parameter {name!r}: list elements need a max_length (e.g. list[ShortText])")
+    return items
+
+
 def _param_from(name: str, annotation: Any, default: Any, doc: str) -> Param:
     base, metadata = _split_annotated(_unwrap_optional(annotation))
     base, more = _split_annotated(_unwrap_optional(base))
     metadata += more
+    items: dict[str, Any] | None = None
     enum_values: tuple[Any, ...] | None = None
-    if get_origin(base) is Literal:
-        enum_values = tuple(get_args(base))
-        json_type = _JSON_TYPES[type(enum_values[0])]
-    elif isinstance(base, type) and issubclass(base, enum.Enum):
-        enum_values = tuple(m.value for m in base)
-        json_type = _JSON_TYPES[type(enum_values[0])]
-    elif base in _JSON_TYPES:
-        json_type = _JSON_TYPES[base]
+    if get_origin(base) is list:
+        (element,) = get_args(base) or (str,)
+        json_type, items = "array", _items_schema(name, element)
     else:
-        raise TypeError(f"parameter {name!r}: type {base!r} is not flat (use str, int, float, bool, Literal)")
+        json_type, enum_values = _scalar(name, base)
     ref = next((m for m in metadata if isinstance(m, RefInfo)), None)
     info = [m for m in metadata if isinstance(m, FieldInfo)]
     description = doc or next((fi.description for fi in info if fi.description), "") or ""
     if ref is not None and doc:
         description = f"{doc} ({_ref_hint(ref)})"
     examples = tuple(x for fi in info for x in (fi.examples or ()))
-    constraints: dict[str, Any] = {}
-    for fi in info:
-        for meta in fi.metadata:
-            for key, schema_key in (
-                ("min_length", "minLength"),
-                ("max_length", "maxLength"),
-                ("pattern", "pattern"),
-                ("ge", "minimum"),
-                ("le", "maximum"),
-                ("gt", "exclusiveMinimum"),
-                ("lt", "exclusiveMaximum"),
-            ):
-                value = getattr(meta, key, None)
-                if value is not None:
-                    constraints[schema_key] = value
+    constraints = _constraints(info, array=items is not None)
     if json_type == "string" and enum_values is None:
         constraints.setdefault("maxLength", _DEFAULT_MAX_LEN)
+    if items is not None:
+        constraints.setdefault("maxItems", 100)
     required = default is inspect.Parameter.empty
     return Param(
         name=name,
@@ -114,11 +154,15 @@ def _param_from(name: str, annotation: Any, default: Any, doc: str) -> Param:
         default=None if required else default,
         constraints=constraints,
         examples=examples,
+        items=items,
     )
 
 
 def _ref_hint(ref: RefInfo) -> str:
-    return f"{noun(ref.table)} id, e.g. {getattr(ref.table, '__prefix__', 'ID')}-000001"
+    if ref.path:
+        return "a path; relative paths start at the working directory"
+    what = "ids" if ref.many else ("symbol" if ref.natural else "id")
+    return f"{noun(ref.table)} {what}, e.g. {example_key(ref.table)}"
 
 
 def _doc_sections(doc: str) -> tuple[str, dict[str, str]]:
@@ -209,8 +253,13 @@ class ToolSpec:
                     ).strip()
                 else:
                     prop["enum"] = list(p.enum)
+            if p.items is not None:
+                prop["items"] = dict(p.items)
+                if strip_enums and "enum" in prop["items"]:
+                    del prop["items"]["enum"]
+                    prop["description"] = (prop.get("description", "") + " (each one of a fixed set)").strip()
             if not p.required and p.default is not None:
-                prop["default"] = p.default
+                prop["default"] = list(p.default) if isinstance(p.default, tuple) else p.default
             prop.update(p.constraints)
             props[p.name] = prop
         return {

@@ -10,6 +10,7 @@ give every domain the same money, date and text rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
@@ -28,20 +29,88 @@ class RefInfo:
 
     table: Any
     where: str | None = None
+    path: bool = False  # the value is a path naming the row (filesystem), not its key
+    many: bool = False  # a list of keys (``IdList``)
 
     @property
     def table_name(self) -> str:
         return self.table.__tablename__
 
+    @property
+    def natural(self) -> bool:
+        """Keyed by what users say (a ticker, an airport code), not by a ``PREFIX-000001`` id."""
+        return getattr(self.table, "__prefix__", None) is None
+
+    def render(self, conn: Any, key: str) -> str:
+        """The argument value that names row ``key``: the key itself, or (paths) the table's
+        ``__render__(db, key)``, which writes it the way a user in the current session would."""
+        if not self.path:
+            return key
+        from servers.kit.db import Db
+
+        return self.table.__render__(Db(conn), key)
+
+
+def example_key(table: Any) -> str:
+    """What a key of ``table`` looks like, for descriptions: ``ACC-000001`` or ``__example__``."""
+    example = getattr(table, "__example__", None)
+    if example is not None:
+        return str(example)
+    return f"{getattr(table, '__prefix__', 'ID')}-000001"
+
 
 class Ref:
-    """``Ref[Account]`` or ``Ref[Account, "status = 'open'"]``: an entity id parameter."""
+    """``Ref[Account]`` or ``Ref[Account, "status = 'open'"]``: an entity id parameter.
+
+    A table keyed by a natural key (no ``__prefix__``, an ``__example__`` such as ``"AAPL"``)
+    works the same way: the parameter then takes the symbol, code or handle users say."""
 
     def __class_getitem__(cls, item: Any) -> Any:
         table, where = item if isinstance(item, tuple) else (item, None)
-        prefix = getattr(table, "__prefix__", "ID")
-        desc = f"Id of the {noun(table)}, e.g. {prefix}-000001."
+        what = "Symbol" if getattr(table, "__prefix__", None) is None else "Id"
+        desc = f"{what} of the {noun(table)}, e.g. {example_key(table)}."
         return Annotated[str, RefInfo(table, where), Field(min_length=1, max_length=64, description=desc)]
+
+
+class PathRef:
+    """``PathRef[Node, "kind = 'dir'"]``: a path that names a row of a tree table.
+
+    Agents pass paths (absolute, ``~``-relative or relative to the session's working directory);
+    the generator picks a real row that satisfies the condition and writes its path with the
+    table's ``__render__(db, key)``, which is what makes relative paths come out of the sampler."""
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        table, where = item if isinstance(item, tuple) else (item, None)
+        if not callable(getattr(table, "__render__", None)):
+            raise TypeError(f"PathRef[{table.__name__}]: the table needs a __render__(db, key) function")
+        desc = "A path, absolute (/srv/data), from home (~/notes.txt) or relative to the working directory."
+        return Annotated[
+            str, RefInfo(table, where, path=True), Field(min_length=1, max_length=4096, description=desc)
+        ]
+
+
+class IdList:
+    """``IdList[Tag]``: a JSON array of ids (or natural keys) of one table, 1-50 of them, no repeats."""
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        table, where = item if isinstance(item, tuple) else (item, None)
+        desc = f'A list of {noun(table)} ids, e.g. ["{example_key(table)}"].'
+        element = Annotated[str, Field(min_length=1, max_length=64)]
+        return Annotated[
+            list[element],
+            RefInfo(table, where, many=True),
+            Field(min_length=1, max_length=50, description=desc),
+            AfterValidator(_no_repeats),
+        ]
+
+
+def _no_repeats(values: list[Any]) -> list[Any]:
+    seen: set[Any] = set()
+    for v in values:
+        if v in seen:
+            raise ValueError(f"{v!r} is listed twice")
+        seen.add(v)
+    return values
 
 
 @dataclass(frozen=True)
@@ -62,9 +131,38 @@ Money = Annotated[
 ]
 Quantity = Annotated[int, Field(ge=1, le=1000, description="Number of units.")]
 Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]
+
+
+def _real_day(value: str) -> str:
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value} is not a real calendar date") from None
+    return value
+
+
+def _real_moment(value: str) -> str:
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value} is not a real date and time") from None
+    return value
+
+
 Day = Annotated[
     str,
     Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="A calendar date, YYYY-MM-DD.", max_length=10),
+    AfterValidator(_real_day),
+]
+# Local wall-clock time of the acting user unless an offset is given.
+Moment = Annotated[
+    str,
+    Field(
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?$",
+        description="A date and time, YYYY-MM-DDTHH:MM (local time), e.g. 2026-06-02T14:30.",
+        max_length=25,
+    ),
+    AfterValidator(_real_moment),
 ]
 # [0-9], not \d: pydantic's regex engine counts other scripts' digits as \d.
 Month = Annotated[
@@ -79,3 +177,18 @@ Pin = Annotated[
         pattern=r"^[0-9]{4}$", description="The 4-digit PIN the customer gave.", min_length=4, max_length=4
     ),
 ]
+
+_EMAIL = r"^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$"
+Email = Annotated[str, Field(pattern=_EMAIL, max_length=254, description="An email address.")]
+EmailList = Annotated[
+    list[Email],
+    Field(min_length=1, max_length=50, description='Email addresses, e.g. ["dana@corvid.example"].'),
+    AfterValidator(_no_repeats),
+]
+Tags = Annotated[
+    list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,29}$", max_length=30)]],
+    Field(max_length=10, description="Tags: lowercase letters, digits and dashes, up to 10."),
+    AfterValidator(_no_repeats),
+]
+Offset = Annotated[int, Field(ge=0, le=10_000_000, description="Rows to skip, for paging.")]
+PageSize = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100, default 20).")]
