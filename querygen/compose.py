@@ -79,9 +79,12 @@ class Composer:
         self.ids = ids
 
     # -- tool and clarify tasks ------------------------------------------------------------------
-    def tool_task(self, ep: Episode, domain: str, shape: Shape, rng: random.Random) -> Task | None:
+    def tool_task(
+        self, ep: Episode, domain: str, shape: Shape, rng: random.Random, start: str | None = None
+    ) -> Task | None:
+        """``start`` forces the first tool (a variant's ``first``: log in before anything else)."""
         kit = self.kits[domain]
-        chain = kit.chains.sample(rng, shape.length)
+        chain = kit.chains.sample(rng, shape.length, start=start)
         turns = min(shape.turns, len(chain), 3 if shape.level == "missing_required" else 4)
         steps = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
         if not steps:

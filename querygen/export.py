@@ -201,7 +201,13 @@ def _schema() -> Any:
 
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
     snapshot = pa.struct(
-        [("domain", pa.string()), ("seed", pa.int64()), ("scale", pa.string()), ("sha256", pa.string())]
+        [
+            ("domain", pa.string()),
+            ("seed", pa.int64()),
+            ("scale", pa.string()),
+            ("sha256", pa.string()),
+            ("variant", pa.string()),
+        ]
     )
     extra = pa.struct(
         [

@@ -340,6 +340,7 @@ class Validator:
             seed=self.env.seed,
             scale=self.env.scale,
             cache=self.env.cache,
+            variants=task.variants(),
         )
         ep = env.open()
         try:

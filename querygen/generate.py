@@ -57,6 +57,7 @@ class GenConfig:
     max_attempts: int | None = None
     replay: str = "sandbox"
     audit_every: int = 250
+    variant_rate: float = 0.2  # share of tool tasks, in domains that declare variants, drawn in one
 
     def check(self) -> None:
         """Raise ValueError with a readable message for any invalid setting."""
@@ -68,6 +69,8 @@ class GenConfig:
             raise ValueError("chain lengths must be within 1..6")
         if not set(self.turns) <= set(range(1, 5)) or not self.turns:
             raise ValueError("turn counts must be within 1..4")
+        if not 0 <= self.variant_rate <= 1:
+            raise ValueError(f"variant rate must be within 0..1, got {self.variant_rate}")
         if self.replay not in ("sandbox", "fresh"):
             raise ValueError(f"replay must be 'sandbox' or 'fresh', got {self.replay!r}")
         if set(self.info_levels) - set(INFO_LEVELS):
@@ -88,6 +91,7 @@ class GenConfig:
             "chain_lengths": {str(k): v for k, v in self.chain_lengths.items()},
             "turns": {str(k): v for k, v in self.turns.items()},
             "dedup_threshold": self.dedup_threshold,
+            "variant_rate": self.variant_rate,
         }
 
 
@@ -133,6 +137,15 @@ class GenStats:
         }
 
 
+@dataclass(frozen=True)
+class Lane:
+    """What composes and checks tasks over one set of starting snapshots (the base, or a variant)."""
+
+    composer: Composer
+    validator: Validator
+    sandbox: Sandbox
+
+
 def task_id(task: Task) -> str:
     """Content-addressed: the same task (words, calls, offered tools, world) always gets the same id."""
     body = canonical(
@@ -143,6 +156,7 @@ def task_id(task: Task) -> str:
             [s["function"]["name"] for s in task.tools],
             task.metadata.get("knobs"),
             task.expected_state_hash,
+            task.variants() or None,
         ]
     )
     return "tg-" + hashlib.sha256(body.encode()).hexdigest()[:16]
@@ -162,7 +176,10 @@ class Generator:
         )
         self.probe = StateProbe(self.env.snapshots())
         self.sandbox = Sandbox(self.env.open())
-        self.ids = IdIndex(self.env.domains)
+        natural = {}
+        for d in self.env.domains:
+            natural.update(IdIndex.natural_keys(d, self.probe.fingerprint(d.name).conn))
+        self.ids = IdIndex(self.env.domains, natural)
         self.selected = selected
         self.kits: dict[str, DomainKit] = {}
         lexicons, samplers = {}, {}
@@ -185,18 +202,46 @@ class Generator:
             )
             samplers[d.name] = sampler
         self.offer = ToolOffer(self.env.domains, config.rates)
-        self.composer = Composer(self.kits, self.offer, self.probe, self.ids)
-        values = {k: kit.values for k, kit in self.kits.items()}
-        self.validator = Validator(
-            self.env,
-            self.probe,
-            self.sandbox,
-            lexicons,
-            values,
-            samplers,
-            config.dedup_threshold,
-            config.replay,
+        self._gates = (lexicons, {k: kit.values for k, kit in self.kits.items()}, samplers)
+        self._base = self._lane(self.env, self.probe, self.sandbox)
+        self.composer, self.validator = self._base.composer, self._base.validator
+        self._lanes: dict[tuple[str, str], Lane] = {}
+
+    def _lane(self, env: Environment, probe: StateProbe, sandbox: Sandbox) -> Lane:
+        lexicons, values, samplers = self._gates
+        composer = Composer(self.kits, self.offer, probe, self.ids)
+        validator = Validator(
+            env, probe, sandbox, lexicons, values, samplers, self.config.dedup_threshold, self.config.replay
         )
+        return Lane(composer, validator, sandbox)
+
+    def variant_lane(self, domain: str, variant: str) -> Lane:
+        """Composer, gates and sandbox over an environment whose ``domain`` starts in ``variant``
+        (built on first use; the variant snapshot is derived from the cached base in milliseconds)."""
+        key = (domain, variant)
+        if key not in self._lanes:
+            env = Environment(
+                self.env.domains,
+                seed=self.env.seed,
+                scale=self.env.scale,
+                cache=self.cache,
+                variants={domain: variant},
+            )
+            self._lanes[key] = self._lane(env, StateProbe(env.snapshots()), Sandbox(env.open()))
+        return self._lanes[key]
+
+    def _pick_variant(self, domain: str, rng: random.Random) -> tuple[str | None, str | None]:
+        """(variant, first tool) for a tool task, or (None, None) for the base snapshot."""
+        variants = self.kits[domain].domain.variants
+        if not variants or rng.random() >= self.config.variant_rate:
+            return None, None
+        v = variants[rng.choice(sorted(variants))]
+        first = f"{domain}_{v.first}" if v.first else None
+        if first is not None and first not in self.kits[domain].graph.specs:
+            raise ValueError(
+                f"variant {domain}.{v.name} names first={v.first!r}, which is not a visible tool"
+            )
+        return v.name, first
 
     def graphs(self) -> dict[str, DependencyGraph]:
         return {name: kit.graph for name, kit in self.kits.items()}
@@ -210,6 +255,7 @@ class Generator:
         for kit in self.kits.values():
             kit.values.fake.seed_instance(rng.getrandbits(48))
         roll = rng.random()
+        lane = self._base
         task: Task | None
         if roll < cfg.rates.irrelevance:
             kind, task = "abstain", self.composer.irrelevance_task(domain, rng)
@@ -224,15 +270,18 @@ class Generator:
                 turns=_weighted(rng, cfg.turns),
             )
             kind = "clarify" if shape.level == "missing_required" else "tool"
-            with self.sandbox.trial([domain]) as ep:
-                task = self.composer.tool_task(ep, domain, shape, rng)
+            variant, first = self._pick_variant(domain, rng)
+            if variant is not None:
+                lane = self.variant_lane(domain, variant)
+            with lane.sandbox.trial([domain]) as ep:
+                task = lane.composer.tool_task(ep, domain, shape, rng, start=first)
         if task is None:
             return None, "sampling", domain, kind
         kind = task.kind
-        gate = self.validator.check(task, rng)
+        gate = lane.validator.check(task, rng)
         task.id = task_id(task)
         every = cfg.audit_every
-        if gate is None and every and k % every == 0 and not self.validator.audit(task):
+        if gate is None and every and k % every == 0 and not lane.validator.audit(task):
             raise RuntimeError(f"audit replay of task {task.id} failed on a fresh fork: a bug")
         return (None if gate and not keep_rejected else task), gate, domain, kind
 

@@ -43,6 +43,7 @@ class Step:
     template: str | None
     args: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Origin] = field(default_factory=dict)
+    keys: dict[str, Any] = field(default_factory=dict)  # row keys behind path or list arguments
     ok: bool = False
     result: Any = None
     error: str | None = None
@@ -60,21 +61,37 @@ class Step:
 
 
 class IdIndex:
-    """Recognises entity ids in tool outputs by their declared table prefixes."""
+    """Recognises entity ids in tool outputs: by their declared table prefixes, and natural keys
+    (ticker symbols, exchange codes) by membership in their table's keys at the snapshot."""
 
-    def __init__(self, domains: Sequence[Domain]) -> None:
+    def __init__(self, domains: Sequence[Domain], natural: Mapping[str, set[str]] | None = None) -> None:
         self.table_of: dict[str, str] = {}
+        self.natural_of: dict[str, str] = {}
         for d in domains:
             for t in tables_of(d):
                 prefix = getattr(t, "__prefix__", None)
                 if prefix:
                     self.table_of[prefix] = t.__tablename__
+        for table, keys in sorted((natural or {}).items()):
+            for k in sorted(keys):
+                self.natural_of.setdefault(k, table)
+
+    @staticmethod
+    def natural_keys(domain: Domain, conn: Any) -> dict[str, set[str]]:
+        """Keys of a domain's natural-key tables, read from its snapshot."""
+        out: dict[str, set[str]] = {}
+        for t in tables_of(domain):
+            if getattr(t, "__prefix__", None) is None and getattr(t, "__example__", None) is not None:
+                name = t.__tablename__
+                out[name] = {r[0] for r in conn.execute(f'SELECT id FROM "{name}"') if isinstance(r[0], str)}
+        return out
 
     def table(self, value: Any) -> str | None:
         if isinstance(value, str):
             m = _ID.match(value)
             if m:
                 return self.table_of.get(m.group(1))
+            return self.natural_of.get(value)
         return None
 
     def ids_in(self, value: Any) -> dict[str, list[str]]:
@@ -192,24 +209,70 @@ class GoldBuilder:
         for p in self.values.fill_order(spec):
             if p.name not in wanted:
                 continue
-            if p.ref:
-                exclude = [v for q, v in step.args.items() if _ref_table(spec, q) == p.ref.table_name]
+            if p.ref and p.ref.many:
+                keys = self._many(conn, spec, p, step, rng, context, attempt)
+                if not keys:
+                    return None
+                step.args[p.name], step.keys[p.name] = list(keys), list(keys)
+                step.origin[p.name] = self._seen_in(keys[0], p.ref.table_name, steps)
+            elif p.ref:
+                exclude = [
+                    k for q, k in self._ref_keys(step).items() if _ref_table(spec, q) == p.ref.table_name
+                ]
                 got = self._flow(conn, spec, p.name, p.ref.table_name, p.ref.where, j, steps, exclude, rng)
                 if got is not None:
-                    step.args[p.name], step.origin[p.name] = got[1], Origin("flow", got[0])
-                    continue
-                near = self._call_context(spec, step.args, context)
-                value = self.sampler.pick(
-                    conn, p.ref.table_name, p.ref.where, rng, context=near, exclude=exclude, rotate=attempt
-                )
-                if value is None:
-                    return None
-                step.args[p.name], step.origin[p.name] = value, self._seen_in(value, p.ref.table_name, steps)
+                    origin, value = Origin("flow", got[0]), got[1]
+                else:
+                    near = self._call_context(spec, self._ref_keys(step), context)
+                    value = self.sampler.pick(
+                        conn,
+                        p.ref.table_name,
+                        p.ref.where,
+                        rng,
+                        context=near,
+                        exclude=exclude,
+                        rotate=attempt,
+                    )
+                    if value is None:
+                        return None
+                    origin = self._seen_in(value, p.ref.table_name, steps)
+                step.args[p.name], step.origin[p.name] = p.ref.render(conn, value), origin
+                if p.ref.path:
+                    step.keys[p.name] = value
             else:
                 value = self.values.fill(spec, p, step.args, conn, rng, context=context, attempt=attempt)
                 step.args[p.name], step.origin[p.name] = value, Origin("user")
         step.args = {p.name: step.args[p.name] for p in spec.params if p.name in step.args}
         return step
+
+    @staticmethod
+    def _ref_keys(step: Step) -> dict[str, Any]:
+        """The call's entity arguments as row keys (a path argument stands for its node's key)."""
+        return {q: step.keys.get(q, v) for q, v in step.args.items()}
+
+    def _many(
+        self,
+        conn: Any,
+        spec: ToolSpec,
+        p: Any,
+        step: Step,
+        rng: random.Random,
+        context: dict[str, list[str]],
+        attempt: int,
+    ) -> list[str]:
+        """One to three distinct rows for a list-of-ids parameter, related to the story so far."""
+        low = int(p.constraints.get("minItems", 1)) or 1
+        want = rng.randint(low, max(low, min(3, int(p.constraints.get("maxItems", 3)))))
+        near = self._call_context(spec, self._ref_keys(step), context)
+        out: list[str] = []
+        for _ in range(want):
+            value = self.sampler.pick(
+                conn, p.ref.table_name, p.ref.where, rng, context=near, exclude=out, rotate=attempt
+            )
+            if value is None:
+                break
+            out.append(value)
+        return out if len(out) >= low else []
 
     @staticmethod
     def _call_context(
@@ -261,10 +324,11 @@ class GoldBuilder:
         return Origin("user")
 
     def _remember(self, context: dict[str, list[str]], step: Step) -> None:
-        for q, v in step.args.items():
+        for q, v in self._ref_keys(step).items():
             table = _ref_table(step.spec, q)
             if table:
-                context.setdefault(table, []).append(v)
+                for key in v if isinstance(v, list) else [v]:
+                    context.setdefault(table, []).append(key)
         for table, found in step.produced(self.ids).items():
             if len(found) <= 3:
                 for v in found:
@@ -285,6 +349,7 @@ def dependencies(steps: Sequence[Step], ids: IdIndex) -> list[tuple[int, int]]:
     touched = []
     for s in steps:
         ents = {v for vs in ids.ids_in(s.args).values() for v in vs}
+        ents |= {k for v in s.keys.values() for k in (v if isinstance(v, list) else [v])}
         ents |= {v for vs in s.produced(ids).values() for v in vs}
         tables = set(s.spec.consumes) | set(s.spec.writes) | set(s.spec.needs)
         if s.spec.returns:

@@ -71,6 +71,8 @@ class Renderer:
         """How a user writes this value; ``after`` is the template text following the slot."""
         if isinstance(value, bool):
             return "yes" if value else "no"
+        if isinstance(value, list):
+            return _and([human(str(v)) if p.items and p.items.get("enum") else str(v) for v in value])
         if is_money(p) and isinstance(value, int | float):
             plain = f"{value:.2f}" if round(value) != value else f"{int(value)}"
             return plain if after.lstrip().lower().startswith(("dollar", "usd")) else f"${plain}"
@@ -222,6 +224,14 @@ class Renderer:
 
     def persona(self, rng: random.Random) -> Persona:
         return rng.choice(PERSONAS)
+
+
+def _and(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: how people list a few things."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _decapitalise(sentence: str) -> str:

@@ -44,6 +44,7 @@ class SnapshotRef(_Strict):
     seed: int
     scale: str
     sha256: str
+    variant: str | None = None  # a named initial state of the domain (logged out, market closed)
 
 
 class Task(_Strict):
@@ -60,6 +61,10 @@ class Task(_Strict):
     expected_state_hash: str | None = None
     expected_diff: list[dict[str, Any]] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def variants(self) -> dict[str, str]:
+        """Domains that start in a named initial state, with that state's name."""
+        return {s.domain: s.variant for s in self.snapshots if s.variant is not None}
 
     def gold_calls(self) -> list[GoldCall]:
         """All gold calls in order, flattened over turns (dependency indices refer to this list)."""

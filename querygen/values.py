@@ -45,6 +45,10 @@ _FAKER_BY_NAME = {
 }
 _TEXT_WORDS = ("memo", "note", "description", "comment", "reason", "message", "title", "summary", "body")
 _SEARCH_WORDS = ("query", "text", "q", "keyword", "keywords", "search", "term", "terms")
+# Date and date-time parameters are recognised by their pattern (``Day``, ``Moment``), whether it is
+# written with \d or [0-9]; their values are always real dates near the reference moment.
+_DAY_PATTERN = re.compile(r"(\\d|\[0-9\])\{4\}-(\\d|\[0-9\])\{2\}-(\\d|\[0-9\])\{2\}")
+_MOMENT_PATTERN = re.compile(_DAY_PATTERN.pattern + r"T")
 _WHOLE_AMOUNTS = (5, 10, 15, 20, 25, 30, 40, 50, 60, 75, 80, 100, 120, 150, 200, 250)
 
 
@@ -90,6 +94,15 @@ def _reshape(value: str, rng: random.Random) -> str:
         else:
             out.append(c)
     return "".join(out)
+
+
+def _singular(name: str) -> str:
+    """``recipients`` -> ``recipient``: an element is filled as a parameter of the singular name."""
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    if name.endswith("es") and name[:-2].endswith(("ss", "sh", "ch", "x")):
+        return name[:-2]
+    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
 
 
 class ValueMaker:
@@ -161,6 +174,8 @@ class ValueMaker:
         """A value for ``p`` (not a Ref); ``conn`` None means ungrounded: never read the state."""
         if p.sensitive:
             return self.secret(spec, p, args, conn, rng)
+        if p.is_list:
+            return self._list(spec, p, args, conn, rng, context or {})
         if p.enum:
             return self._enum(spec, p, args, conn, rng)
         if p.examples:
@@ -200,6 +215,9 @@ class ValueMaker:
                     value = self.sampler.cell(conn, table, args[q.name], match[0])
                     if value is not None:
                         return str(value) if p.json_type == "string" else value
+            found = self._secret_by_sibling(p, args, conn)
+            if found is not None:
+                return found
         taken = {v for k, v in args.items() if k != p.name}
         for _ in range(20):
             pattern = p.constraints.get("pattern")
@@ -209,6 +227,23 @@ class ValueMaker:
             if not _weak_secret(value) and value not in taken:
                 return value
         return value
+
+    def _secret_by_sibling(self, p: Param, args: Mapping[str, Any], conn: sqlite3.Connection) -> str | None:
+        """``login(username, password)``: the hidden secret of the row another argument names
+        (a table with a hidden column like ``password`` and a visible one like ``username``)."""
+        for table, hidden in self.rel.hidden.items():
+            match = [h for h in hidden if h == p.name or h in p.name]
+            if not match:
+                continue
+            for other, value in args.items():
+                if other == p.name or other not in self.rel.columns[table] or not isinstance(value, str):
+                    continue
+                row = conn.execute(
+                    f'SELECT "{match[0]}" FROM "{table}" WHERE "{other}" = ? LIMIT 1', (value,)
+                ).fetchone()
+                if row is not None and row[0] is not None:
+                    return str(row[0])
+        return None
 
     def _enum(
         self,
@@ -285,7 +320,9 @@ class ValueMaker:
         pattern = p.constraints.get("pattern")
         if name == "month" or "month" in p.description.lower() and "YYYY-MM" in p.description:
             return self._month(rng)
-        if pattern and re.search(r"\\d\{4\}-\\d\{2\}-\\d\{2\}", pattern):
+        if pattern and _MOMENT_PATTERN.search(pattern):
+            return self._moment(rng, future=bool(spec.writes))
+        if pattern and _DAY_PATTERN.search(pattern):
             return self._day(rng, future=bool(spec.writes))
         if conn is not None:
             found = self._from_column(spec, p, conn, rng, context)
@@ -367,6 +404,49 @@ class ValueMaker:
     def _day(self, rng: random.Random, *, future: bool) -> str:
         delta = rng.randint(1, 60) if future else -rng.randint(0, 60)
         return (self.now + timedelta(days=delta)).date().isoformat()
+
+    def _moment(self, rng: random.Random, *, future: bool) -> str:
+        """A whole or half hour in working hours, within two weeks of the reference moment."""
+        days = rng.randint(1, 14) if future else -rng.randint(0, 14)
+        day = (self.now + timedelta(days=days)).date()
+        return f"{day.isoformat()}T{rng.randint(8, 18):02d}:{rng.choice((0, 30)):02d}"
+
+    # -- arrays ---------------------------------------------------------------------------------
+    def _list(
+        self,
+        spec: ToolSpec,
+        p: Param,
+        args: Mapping[str, Any],
+        conn: sqlite3.Connection | None,
+        rng: random.Random,
+        context: Mapping[str, Sequence[str]],
+    ) -> list[Any]:
+        """One to three distinct elements, each as a scalar of the item schema would be filled."""
+        items = p.items or {"type": "string"}
+        low = int(p.constraints.get("minItems", 1)) or 1
+        high = max(low, min(int(p.constraints.get("maxItems", 3)), 3))
+        n = rng.randint(low, high)
+        if items.get("enum"):
+            options = list(items["enum"])
+            return rng.sample(options, min(n, len(options)))
+        element = Param(
+            name=_singular(p.name),
+            json_type=items["type"],
+            required=True,
+            description=p.description,
+            constraints={k: v for k, v in items.items() if k not in ("type", "enum")},
+        )
+        out: list[Any] = []
+        for _ in range(4 * n):
+            if element.json_type == "string":
+                v = self._string(spec, element, args, conn, rng, context)
+            else:
+                v = self.fill(spec, element, args, conn, rng, context=context)
+            if v not in out:
+                out.append(v)
+            if len(out) >= n:
+                break
+        return out
 
     # -- near-miss alternatives -------------------------------------------------------------
     def alternative(

@@ -20,6 +20,7 @@ from typing import Any
 
 from rewards.errors import SnapshotMismatch, TaskError
 from rewards.tasks import SnapshotSpec
+from servers.kit import ToolError
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
 from state import Episode, SnapshotCache, changelog
@@ -102,12 +103,12 @@ class EnvPool:
 
     def __init__(self, cache: SnapshotCache | None = None) -> None:
         self.cache = cache
-        self._replayers: dict[tuple[tuple[str, ...], int, str], Replayer] = {}
+        self._replayers: dict[tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]], Replayer] = {}
         self._lock = threading.Lock()
 
     def add(self, env: Environment) -> Replayer:
         """Reuse an Environment that already exists (tests, the generator's own process)."""
-        key = (tuple(sorted(d.name for d in env.domains)), env.seed, env.scale)
+        key = (tuple(sorted(d.name for d in env.domains)), env.seed, env.scale, tuple(env.variants.items()))
         env.snapshots()
         with self._lock:
             return self._replayers.setdefault(key, Replayer(env))
@@ -121,7 +122,8 @@ class EnvPool:
                 [{"loc": ["task", "snapshots"], "msg": "mixed seeds or scales"}],
             )
         seed, scale = seeds.pop()
-        key = (tuple(sorted(s.domain for s in snapshots)), seed, scale)
+        variants = tuple(sorted((s.domain, s.variant) for s in snapshots if s.variant is not None))
+        key = (tuple(sorted(s.domain for s in snapshots)), seed, scale, variants)
         with self._lock:
             rep = self._replayers.get(key)
             if rep is None:
@@ -129,20 +131,27 @@ class EnvPool:
         built = rep.env.snapshots()
         for s in snapshots:
             if built[s.domain].sha256 != s.sha256:
+                what = f" variant {s.variant}" if s.variant else ""
                 raise SnapshotMismatch(
-                    f"snapshot {s.domain} seed {s.seed} {s.scale} rebuilds to sha256 {built[s.domain].sha256[:12]}… "
+                    f"snapshot {s.domain}{what} seed {s.seed} {s.scale} rebuilds to sha256 {built[s.domain].sha256[:12]}… "
                     f"but the task was generated on {s.sha256[:12]}…; the domain's schema or seed data changed "
                     "since the task was made (regenerate the tasks, or score with the matching code version)",
                     [{"loc": ["task", "snapshots"], "msg": f"sha256 mismatch for {s.domain}"}],
                 )
         return rep
 
-    def _build(self, key: tuple[tuple[str, ...], int, str]) -> Environment:
-        names, seed, scale = key
+    def _build(self, key: tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]]) -> Environment:
+        names, seed, scale, variants = key
         try:
-            env = Environment([get_domain(n) for n in names], seed=seed, scale=scale, cache=self.cache)
+            env = Environment(
+                [get_domain(n) for n in names],
+                seed=seed,
+                scale=scale,
+                cache=self.cache,
+                variants=dict(variants),
+            )
             env.snapshots()
-        except UnknownDomain as exc:
+        except (UnknownDomain, ToolError) as exc:
             raise TaskError(str(exc), [{"loc": ["task", "snapshots"], "msg": str(exc)}]) from None
         except ValueError as exc:  # unknown scale and other SnapshotErrors
             raise TaskError(str(exc), [{"loc": ["task", "snapshots"], "msg": str(exc)}]) from None

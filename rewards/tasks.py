@@ -67,6 +67,7 @@ class SnapshotSpec:
     seed: int
     scale: str
     sha256: str
+    variant: str | None = None
 
 
 @dataclass(slots=True)
@@ -147,7 +148,7 @@ def _from_task(task: Task) -> PreparedTask:
         schemas, source = schemas_from_openai(task.tools, ["task", "tools"]), "task"
     else:
         schemas, source = _domain_or_gold_schemas(task.domains, gold)
-    snaps = tuple(SnapshotSpec(s.domain, s.seed, s.scale, s.sha256) for s in task.snapshots)
+    snaps = tuple(SnapshotSpec(s.domain, s.seed, s.scale, s.sha256, s.variant) for s in task.snapshots)
     return _finish(
         PreparedTask(
             id=task.id,

@@ -22,7 +22,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from servers.kit.db import Db, noun
+from servers.kit.db import SESSION_TABLE, Db, noun
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.types import RefInfo, Sensitive, example_key
 
@@ -370,7 +370,7 @@ def build_spec(
         params=params,
         writes=tuple(table_name(t) for t in writes),
         returns=table_name(returns) if returns is not None else None,
-        needs=tuple(table_name(t) for t in needs),
+        needs=_needs(params, tuple(table_name(t) for t in needs)),
         says=tuple(says),
         destructive=destructive,
         idempotent=idempotent,
@@ -378,6 +378,14 @@ def build_spec(
         model=model,
         now=now,
     )
+
+
+def _needs(params: list[Param], declared: tuple[str, ...]) -> tuple[str, ...]:
+    """A path argument resolves against the session's working directory, so a tool that takes one
+    needs the session row: that is the dependency between ``cd`` and every later relative path."""
+    if any(p.ref and p.ref.path for p in params) and SESSION_TABLE not in declared:
+        return (*declared, SESSION_TABLE)
+    return declared
 
 
 def _constraints_in(annotation: Any) -> dict[str, Any]:
