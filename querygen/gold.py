@@ -283,7 +283,7 @@ class GoldBuilder:
         for q, v in args.items():
             table = _ref_table(spec, q)
             if table:
-                near.setdefault(table, []).append(v)
+                near.setdefault(table, []).extend(v if isinstance(v, list) else [v])
         if not near:
             return context
         for table, ids in context.items():

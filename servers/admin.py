@@ -74,11 +74,19 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
         return JSONResponse(stats)
 
     async def state(request: Request) -> Response:
+        """``?domains=a,b`` hashes only those domains: compare it with a task's expected_state_hash."""
         ep = episode(request)
+        wanted = request.query_params.get("domains")
+        names = [d for d in (wanted or "").split(",") if d.strip()] or None
+        try:
+            digest = ep.state_hash([n.strip() for n in names] if names else None)
+        except UnknownSession as exc:
+            return _error(400, str(exc))
         return JSONResponse(
             {
                 "id": request.path_params["sid"],
-                "hash": ep.state_hash(),
+                "hash": digest,
+                "domains": {n: s.content_hash() for n, s in sorted(ep.sessions.items())},
                 "snapshot": ep.identity(),
                 "calls": ep.calls,
             }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,10 +53,16 @@ class Episode:
     def touch(self) -> None:
         self.last_used = self.clock()
 
-    def state_hash(self) -> str:
-        """One hash over every domain's content hash."""
+    def state_hash(self, domains: Iterable[str] | None = None) -> str:
+        """One hash over the content hashes of ``domains`` (default: every domain of the episode).
+
+        A task's ``expected_state_hash`` covers the task's own domains, so a server running more
+        domains is compared with ``state_hash(task.domains)``."""
+        names = sorted(self.sessions if domains is None else set(domains))
+        for name in names:
+            self.session(name)
         h = hashlib.sha256()
-        for name in sorted(self.sessions):
+        for name in names:
             h.update(name.encode())
             h.update(self.sessions[name].content_hash().encode())
         return h.hexdigest()

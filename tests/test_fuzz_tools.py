@@ -147,6 +147,7 @@ class Pools:
         self.columns: dict[str, list[Any]] = {}
         self.prefix: dict[str, str] = {}
         self.rows: dict[str, int] = {}
+        self.paths: dict[tuple[str, str], list[str]] = {}
         dom = get_domain(domain)
         with episode.session(domain).reading() as conn:
             for table in dom.tables:
@@ -174,10 +175,19 @@ class Pools:
                                 pytest.fail(
                                     f"{spec.qualified_name}.{p.name}: Ref condition is not valid SQL: {exc}"
                                 )
+                    if p.ref is not None and p.ref.path:
+                        key = (p.ref.table_name, p.ref.where or "")
+                        if key not in self.paths:
+                            rows = self.good.get(key) or self.ids[p.ref.table_name][:40]
+                            self.paths[key] = [p.ref.render(conn, k) for k in rows]
 
     def ref_ids(self, p: Param) -> st.SearchStrategy[str]:
         assert p.ref is not None
         table = p.ref.table_name
+        if p.ref.path:  # paths as the session would write them, and a few that name nothing
+            rendered = self.paths.get((table, p.ref.where or ""), [])
+            made_up = st.sampled_from(["missing.txt", "/nope/x", "../..", "~", ".", "/"])
+            return st.one_of(st.sampled_from(rendered), made_up) if rendered else made_up
         # ids are numbered from 1, so these are the rows the episode's own calls may have created
         fresh = [f"{self.prefix[table]}-{self.rows[table] + k:06d}" for k in range(1, 4)]
         choices = [st.sampled_from(fresh)]
@@ -192,6 +202,10 @@ def plausible(p: Param, pools: Pools) -> st.SearchStrategy[Any]:
     c = p.constraints
     if p.enum is not None:
         return st.sampled_from(list(p.enum))
+    if p.is_list:
+        return st.lists(
+            _element(p, pools), min_size=c.get("minItems", 0), max_size=min(4, c.get("maxItems", 4))
+        )
     if p.ref is not None:
         return pools.ref_ids(p)
     if p.json_type == "boolean":
@@ -212,6 +226,17 @@ def plausible(p: Param, pools: Pools) -> st.SearchStrategy[Any]:
     else:
         text = st.text(st.characters(codec="utf-8"), min_size=low, max_size=max(low, high))
     return st.one_of(st.sampled_from(known), text) if known else text
+
+
+def _element(p: Param, pools: Pools) -> st.SearchStrategy[Any]:
+    """One element of an array parameter: the item schema as if it were a parameter of its own."""
+    items = dict(p.items or {"type": "string"})
+    if items.get("enum"):
+        return st.sampled_from(items["enum"])
+    if p.ref is not None:
+        return pools.ref_ids(p)
+    kind = items.pop("type")
+    return plausible(Param(p.name.removesuffix("s"), kind, True, "", constraints=items), pools)
 
 
 @st.composite
@@ -253,11 +278,22 @@ def first_value(p: Param, pools: Pools) -> Any:
     c = p.constraints
     if p.enum is not None:
         return p.enum[0]
+    if p.is_list:
+        items = dict(p.items or {"type": "string"})
+        if items.get("enum"):
+            return [items["enum"][0]]
+        if p.ref is None:
+            kind = items.pop("type")
+            return [first_value(Param(p.name.removesuffix("s"), kind, True, "", constraints=items), pools)]
+    if p.ref is not None and p.ref.path:
+        rendered = pools.paths.get((p.ref.table_name, p.ref.where or ""), [])
+        return rendered[0] if rendered else "."
     if p.ref is not None:
         good = pools.good.get((p.ref.table_name, p.ref.where or ""), []) or pools.ids.get(
             p.ref.table_name, []
         )
-        return good[0] if good else f"{pools.prefix[p.ref.table_name]}-000001"
+        first = good[0] if good else f"{pools.prefix[p.ref.table_name]}-000001"
+        return [first] if p.is_list else first
     if p.json_type == "boolean":
         return True
     if p.json_type == "integer":
@@ -322,7 +358,22 @@ def check_call(env: Environment, episode: Episode, spec: ToolSpec, args: Any) ->
         grown = _touched_rows(episode, spec.domain) - touched
         undeclared = set(grown) - set(spec.writes)
         assert not undeclared, f"{shown} changed {undeclared} but declares writes={spec.writes}"
+        append_only = get_domain(spec.domain).append_only()
+        if set(grown) & set(append_only):
+            check_append_only(episode.session(spec.domain).diff(), append_only, shown)
     return result
+
+
+def check_append_only(changes: list[Any], append_only: dict[str, frozenset[str]], shown: str) -> None:
+    """Rows of an append-only table are only ever added; only declared flag columns change later."""
+    for c in changes:
+        if c.table not in append_only or c.op == "insert":
+            continue
+        assert c.op != "delete", f"{shown} deleted {c.table} row {c.pk}, but {c.table} is append-only"
+        assert c.column in append_only[c.table], (
+            f"{shown} changed {c.table}.{c.column} of row {c.pk}; append-only rows may only change "
+            f"{sorted(append_only[c.table]) or 'nothing'}"
+        )
 
 
 def check_integrity(episode: Episode) -> None:
