@@ -90,3 +90,30 @@ def test_ledger_stays_consistent_after_money_moves(bank):
     with pytest.raises(ToolError, match="unknown tool"):
         env.invoke(ep, "banking_audit_ledger", {})  # hidden from agents
     assert "banking_audit_ledger" not in {t["function"]["name"] for t in env.openai_tools()}
+
+
+def test_customers_are_world_people_and_the_persona_is_cus_000001(bank):
+    from servers.kit.world import world
+
+    env, ep = bank
+    w = world(0, "small")
+    me = env.invoke(ep, "banking_get_customer", {"customer": "CUS-000001"})
+    p = w.persona
+    assert (me["name"], me["email"], me["phone"], me["city"], me["verified"]) == (
+        p.name,
+        p.email,
+        p.phone,
+        p.city,
+        True,
+    )
+    assert env.invoke(ep, "banking_find_customer_by_email", {"email": p.email.upper()})["id"] == "CUS-000001"
+    mine = env.invoke(ep, "banking_list_accounts", {"customer": "CUS-000001"})["accounts"]
+    assert {(a["kind"], a["status"]) for a in mine} == {("checking", "open"), ("savings", "open")}
+    with ep.session("banking").reading() as conn:
+        customers = conn.execute("SELECT id, name, email FROM customers ORDER BY id").fetchall()
+        payees = {r[0] for r in conn.execute("SELECT name FROM payees")}
+        spent_at = {r[0] for r in conn.execute("SELECT description FROM entries WHERE kind = 'card'")}
+    assert [(n, e) for _, n, e in customers] == [(q.name, q.email) for q in w.pick_people(len(customers))]
+    known = {q.name for q in w.people} | {c.name for c in w.companies}
+    assert payees <= known and w.persona.name in payees  # friends of the persona saved them as a payee
+    assert spent_at and spent_at <= {m.name for m in w.merchants}

@@ -415,3 +415,16 @@ def test_unknown_ids_are_explained(it):
     env, ep = it
     fails(env, ep, "get_issue", "does not exist", issue="ISS-999999")
     fails(env, ep, "assign_issue", "does not exist", issue="ISS-999999", assignee="USR-000001")
+
+
+def test_users_are_world_people_and_the_persona_works_here(it):
+    from servers.kit.world import world
+
+    env, ep = it
+    w = world(0, "small")
+    me = call(env, ep, "get_user", user="USR-000001")
+    p = w.persona
+    assert (me["name"], me["email"], me["username"], me["active"]) == (p.name, p.email, p.username, True)
+    assert {"PRJ-000001", "PRJ-000002", "PRJ-000003"} <= {x["id"] for x in me["projects"]}
+    users = q(ep, "SELECT name, email, username FROM users ORDER BY id")
+    assert users == [(u.name, u.email, u.username) for u in w.pick_people(len(users))]

@@ -502,3 +502,23 @@ def test_only_buyers_review_and_only_once(shop):
         title="Does the job",
     )
     assert call(env, ep, "list_reviews", product=product["id"])["reviews"][0]["id"] == review["id"]
+
+
+def test_customers_are_world_people_living_on_the_world_map(shop):
+    from servers.kit import geo
+    from servers.kit.world import world
+
+    env, ep = shop
+    w = world(0, "small")
+    me = one(ep, "SELECT * FROM customers WHERE id = 'CUS-000001'")
+    p = w.persona
+    assert (me["name"], me["email"], me["phone"]) == (p.name, p.email, p.phone)
+    home = one(ep, "SELECT * FROM addresses WHERE customer_id = 'CUS-000001' AND is_default")
+    assert (home["label"], f"{home['street']}, {home['city']}") == ("home", p.home.line)
+    assert (home["zip"], home["city"]) == (p.home.postal_code, p.city)
+    everyone = rows(ep, "SELECT name, email FROM customers ORDER BY id")
+    assert [(c["name"], c["email"]) for c in everyone] == [
+        (q.name, q.email) for q in w.pick_people(len(everyone))
+    ]
+    for a in rows(ep, "SELECT street, city FROM addresses"):  # every address is a point of the map
+        assert geo.geocode(f"{a['street']}, {a['city']}") is not None, a

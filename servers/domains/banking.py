@@ -24,8 +24,11 @@ CardStatus = Literal["active", "blocked", "expired"]
 
 
 class Customer(banking.Table):
+    """A bank customer: one person of the shared world (CUS-000001 is the persona)."""
+
     __tablename__ = "customers"
     __prefix__ = "CUS"
+    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
@@ -62,8 +65,11 @@ class Card(banking.Table):
 
 
 class Payee(banking.Table):
+    """Someone outside the bank a customer pays: a world person or a world company."""
+
     __tablename__ = "payees"
     __prefix__ = "PAY"
+    __people__ = {"name": "name"}
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     name: Mapped[str]
@@ -103,46 +109,63 @@ class Entry(banking.Table):
 # -- seed data ----------------------------------------------------------------------
 
 
+BANKS = ["First National", "Harbor Credit Union", "Metro Savings", "Union Trust"]
+
+
 @banking.seed
 def fill(s: Seeder) -> None:
-    n_customers = s.count(small=24, medium=400, large=20_000)
+    """Customers are the first people of the shared world, so the persona is CUS-000001 and any
+    customer's name, email, phone and city match what the other domains show for them."""
+    world = s.world
+    people = world.pick_people(min(s.count(small=24, medium=400, large=20_000), len(world.people)))
     customers = s.add(
         Customer,
         (
             {
                 "id": cid,
-                "name": s.fake.name(),
-                "email": f"{s.fake.user_name()}{i}@{s.fake.free_email_domain()}",
-                "phone": s.fake.numerify("+1-###-###-####"),
-                "city": s.fake.city(),
-                "verified": s.chance(0.9),
+                "name": p.name,
+                "email": p.email,
+                "phone": p.phone,
+                "city": p.city,
+                "verified": p is world.persona or s.chance(0.9),
                 "joined_on": s.day_offset(-3000, -30),
             }
-            for i, cid in enumerate(s.ids(Customer, n_customers))
+            for p, cid in zip(people, s.ids(Customer, len(people)), strict=True)
         ),
     )
     accounts, cards, payees = [], [], []
-    for c in customers:
-        for kind in ["checking", "savings"][: 1 + s.chance(0.6)]:
+    for i, (c, person) in enumerate(zip(customers, people, strict=True)):
+        persona = i == 0  # the persona banks here with an open checking and savings account
+        for kind in ["checking", "savings"][: 1 + (persona or s.chance(0.6))]:
             accounts.append(
                 {
                     "id": f"ACC-{len(accounts) + 1:06d}",
                     "customer_id": c["id"],
                     "kind": kind,
-                    "nickname": f"{c['name'].split()[0]}'s {kind}",
+                    "nickname": f"{person.first_name}'s {kind}",
                     "balance": 0.0,
-                    "status": "open" if s.chance(0.9) else s.pick(["frozen", "closed"]),
+                    "status": "open" if persona or s.chance(0.9) else s.pick(["frozen", "closed"]),
                     "daily_limit": s.pick([2500.0, 5000.0, 10000.0]),
                     "opened_on": s.day_offset(-2500, -20),
                 }
             )
+        # Payees are friends and family (world people, and the persona for a few customers, so
+        # "pay Dana back" works from both sides) or bills to world companies.
+        names = [world.persona.name] if 1 <= i <= 3 else []
         for _ in range(s.rng.randint(0, 3)):
+            if s.chance(0.5):
+                names.append(s.pick(world.companies).name)
+            else:
+                friend = s.pick(world.people)
+                if friend is not person:
+                    names.append(friend.name)
+        for name in names:
             payees.append(
                 {
                     "id": f"PAY-{len(payees) + 1:06d}",
                     "customer_id": c["id"],
-                    "name": s.fake.company() if s.chance(0.5) else s.fake.name(),
-                    "bank": s.pick(["First National", "Harbor Credit Union", "Metro Savings", "Union Trust"]),
+                    "name": name,
+                    "bank": s.pick(BANKS),
                     "account_number": s.fake.numerify("##########"),
                     "active": s.chance(0.9),
                 }
@@ -163,16 +186,20 @@ def fill(s: Seeder) -> None:
     s.add(Account, accounts)
     s.add(Payee, payees)
     s.add(Card, cards)
-    _seed_history(s, accounts, payees)
+    _seed_history(s, accounts, payees, {c["id"]: c["city"] for c in customers})
 
 
-def _seed_history(s: Seeder, accounts: list[dict], payees: list[dict]) -> None:
-    """Deposits, card spending and transfers over the past months, with running balances."""
+def _seed_history(s: Seeder, accounts: list[dict], payees: list[dict], city_of: dict[str, str]) -> None:
+    """Deposits, card spending (at world merchants of the customer's city) and transfers over
+    the past months, with running balances."""
     per_account = s.count(small=6, medium=10, large=3)
     entries, transfers, balance = [], [], {a["id"]: 0.0 for a in accounts}
     payees_of: dict[str, list[dict]] = {}
     for p in payees:
         payees_of.setdefault(p["customer_id"], []).append(p)
+    shops_in: dict[str, list[str]] = {}
+    for m in s.world.merchants:
+        shops_in.setdefault(m.city, []).append(m.name)
 
     def post(
         account: str, kind: str, amount: float, description: str, when: str, transfer: str | None
@@ -206,7 +233,7 @@ def _seed_history(s: Seeder, accounts: list[dict], payees: list[dict]) -> None:
             )
         elif roll < 0.8:
             spend = min(balance[a["id"]], s.money(5, 250))
-            post(a["id"], "card", -spend, s.fake.company(), when, None)
+            post(a["id"], "card", -spend, s.pick(shops_in[city_of[a["customer_id"]]]), when, None)
         else:
             target = accounts[s.rng.randrange(len(accounts))]
             amount = min(balance[a["id"]], s.money(10, 500))

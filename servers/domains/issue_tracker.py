@@ -102,11 +102,15 @@ SprintDays = Annotated[int, Field(ge=7, le=28, description="Sprint length in day
 
 
 class User(issue_tracker.Table):
+    """A tracker account: one person of the shared world (USR-000001 is the persona)."""
+
     __tablename__ = "users"
     __prefix__ = "USR"
+    __people__ = {"name": "name", "email": "email", "username": "username"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
+    username: Mapped[str] = mapped_column(unique=True)
     title: Mapped[str]
     active: Mapped[bool]
     joined_on: Mapped[str]
@@ -265,12 +269,13 @@ def _issue_text(s: Seeder, kind: str) -> tuple[str, str]:
 
 @issue_tracker.seed
 def fill(s: Seeder) -> None:
+    # Users are the first people of the shared world; the persona (USR-000001) is active and a
+    # member of the first projects, so "my issues" always has something in it.
+    world = s.world
     users: list[dict] = []
-    for i in range(s.count(small=30, medium=300, large=5000)):
-        name = s.fake.name()
-        handle = "".join(c for c in name.lower().replace(" ", ".") if c.isalnum() or c == ".")
-        _new(users, "USR", name=name, email=f"{handle}{i}@example.com", title=s.pick(JOBS))
-        users[-1].update(active=s.chance(0.93), joined_on=s.day_offset(-1500, -60))
+    for p in world.pick_people(min(s.count(small=30, medium=300, large=5000), len(world.people))):
+        _new(users, "USR", name=p.name, email=p.email, username=p.username, title=s.pick(JOBS))
+        users[-1].update(active=p is world.persona or s.chance(0.93), joined_on=s.day_offset(-1500, -60))
     combos = [(t, p) for p in PRODUCTS for t in TEAMS]
     s.rng.shuffle(combos)
     projects, members, sprints, crews = [], [], [], {}
@@ -278,6 +283,8 @@ def fill(s: Seeder) -> None:
         (team, product), cycle = combos[i % len(combos)], i // len(combos)
         suffix = str(cycle + 1) if cycle else ""
         crew = [users[j]["id"] for j in s.rng.sample(range(len(users)), s.rng.randint(5, 12))]
+        if i < 3 and users[0]["id"] not in crew:
+            crew.append(users[0]["id"])
         archived = i % 7 == 2
         p = _new(projects, "PRJ", key=team[:3].upper() + product[:2].upper() + suffix)
         p.update(name=f"{team} {product} {suffix}".strip(), description=f"The {team} team's {product} work.")
@@ -449,8 +456,8 @@ def get_project(db: Db, project: Ref[Project]) -> dict:
     """A project with its members, its sprints and how many issues it has in each status."""
     p = db.get(Project, project)
     p["members"] = db.all(
-        "SELECT u.id, u.name, u.title, u.active FROM project_members m JOIN users u ON u.id = m.user_id "
-        "WHERE m.project_id = ? ORDER BY m.id",
+        "SELECT u.id, u.name, u.username, u.title, u.active FROM project_members m "
+        "JOIN users u ON u.id = m.user_id WHERE m.project_id = ? ORDER BY m.id",
         project,
     )
     p["sprints"] = db.all("SELECT * FROM sprints WHERE project_id = ? ORDER BY id", project)

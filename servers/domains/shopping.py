@@ -21,7 +21,7 @@ from pydantic import Field
 from sqlalchemy import ForeignKey, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servers.kit import Day, Db, Domain, Limit, Money, Quantity, Ref, Seeder, ShortText, ToolError
+from servers.kit import Day, Db, Domain, Limit, Money, Quantity, Ref, Seeder, ShortText, ToolError, geo
 
 shopping = Domain(
     "shopping", "Online store: catalog, carts, checkout with coupons, orders, shipping, returns and reviews."
@@ -60,8 +60,12 @@ class Product(shopping.Table):
 
 
 class Customer(shopping.Table):
+    """A shopper: one person of the shared world (CUS-000001 is the persona, whose default
+    address is their home)."""
+
     __tablename__ = "customers"
     __prefix__ = "CUS"
+    __people__ = {"name": "name", "email": "email", "phone": "phone"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
@@ -321,39 +325,43 @@ def fill(s: Seeder) -> None:
 
 
 def _seed_people(s: Seeder) -> tuple[list[dict], list[dict], list[dict]]:
-    """Customers with one to three addresses and one to three payment methods.
+    """Customers (the first people of the shared world: customer 1 is the persona) with one to
+    three addresses and one to three payment methods.
 
-    Faker is slow, so it fills small pools of names and places that the seeded rng combines.
+    Addresses are points of the world's street grid, so they geocode the same everywhere: the
+    home address is the person's own home, work is a street in their employer's city, and the
+    parents live somewhere else on the map.
     """
-    firsts = [s.fake.first_name() for _ in range(150)]
-    lasts = [s.fake.last_name() for _ in range(150)]
-    places = [(s.fake.city(), s.fake.state_abbr()) for _ in range(120)]
-    streets = [s.fake.street_address() for _ in range(400)]
+    world = s.world
+    people = world.pick_people(min(s.count(small=30, medium=400, large=12_000), len(world.people)))
     customers, addresses, payments = [], [], []
-    for i in range(s.count(small=30, medium=400, large=12_000)):
-        first, last = s.pick(firsts), s.pick(lasts)
+    for i, person in enumerate(people):
         cid = _id(Customer, i + 1)
-        handle = "".join(ch for ch in f"{first}.{last}".lower() if ch.isalnum() or ch == ".")
         customers.append(
             {
                 "id": cid,
-                "name": f"{first} {last}",
-                "email": f"{handle}{i + 1}@{s.pick(['example.com', 'mail.test', 'inbox.test'])}",
-                "phone": f"+1-{s.rng.randint(200, 989)}-{s.rng.randint(200, 999)}-{s.rng.randint(0, 9999):04d}",
+                "name": person.name,
+                "email": person.email,
+                "phone": person.phone,
                 "joined_on": s.day_offset(-1500, -40),
             }
         )
-        for k, label in enumerate(["home", "work", "parents"][: s.pick([1, 1, 2, 3])]):
-            city, state = s.pick(places)
+        places = {
+            "home": person.home,
+            "work": _house_in(s, world.employer(person).city),
+            "parents": _house_in(s, s.pick(geo.CITIES).name),
+        }
+        for k, label in enumerate(list(places)[: s.pick([1, 1, 2, 3])]):
+            place = places[label]
             addresses.append(
                 {
                     "id": _id(Address, len(addresses) + 1),
                     "customer_id": cid,
                     "label": label,
-                    "street": s.pick(streets),
-                    "city": city,
-                    "state": state,
-                    "zip": f"{s.rng.randint(1000, 99950):05d}",
+                    "street": f"{place.number} {place.street}",
+                    "city": place.city,
+                    "state": geo.city(place.city).region,
+                    "zip": place.postal_code,
                     "is_default": k == 0,
                 }
             )
@@ -371,6 +379,11 @@ def _seed_people(s: Seeder) -> tuple[list[dict], list[dict], list[dict]]:
                 }
             )
     return customers, addresses, payments
+
+
+def _house_in(s: Seeder, city: str) -> geo.Address:
+    """A random house on the city's street grid."""
+    return geo.address(city, s.rng.randrange(len(geo.STREET_NAMES)), s.rng.randint(1, geo.HOUSES_PER_STREET))
 
 
 def _seed_orders(s: Seeder, customers: list, addresses: list, payments: list, products: list, coupons: list):

@@ -33,6 +33,8 @@ from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from servers.kit import geo as geo_module
+from servers.kit import world as world_module
 from servers.kit.db import Db
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
@@ -177,7 +179,8 @@ class Domain:
         """Changes whenever the domain file or the kit's storage format changes."""
         module = sys.modules[self._seed.__module__] if self._seed else None
         source = inspect.getsource(module) if module else ""
-        return hashlib.sha256((KIT_VERSION + source).encode()).hexdigest()[:12]
+        shared = "".join(inspect.getsource(m) for m in (world_module, geo_module))  # every fill reads them
+        return hashlib.sha256((KIT_VERSION + source + shared).encode()).hexdigest()[:12]
 
     # -- building state -----------------------------------------------------------------
     def create_schema(self, conn: sqlite3.Connection) -> None:

@@ -107,8 +107,9 @@ def address(city_name: str, street_index: int, number: int) -> Address:
     lat = round(c.lat + (street_index - half) * STREET_SPACING_DEG, 6)
     lon = round(c.lon + (number - HOUSES_PER_STREET / 2) * HOUSE_SPACING_DEG, 6)
     block = number // 100
+    # five digits in the US (prefix, street, block), the prefix and block elsewhere
     postal = (
-        f"{c.postal_prefix}{street_index:01d}{block}" if c.country == "US" else f"{c.postal_prefix}{block}"
+        f"{c.postal_prefix}{street_index % 10}{block}" if c.country == "US" else f"{c.postal_prefix}{block}"
     )
     return Address(number, STREET_NAMES[street_index], c.name, postal, lat, lon)
 

@@ -134,6 +134,15 @@ class Person:
         return geo.address(self.city, self.street_index, self.house_number)
 
 
+def _companies_known_to(person: int, available: int) -> int:
+    """How many companies person ``person`` may work for: those of the smallest scale that has
+    them, so a person's employer (and email) is the same at every scale that contains them."""
+    for scale in ("small", "medium", "large"):
+        if person < PEOPLE[scale]:
+            return min(COMPANIES[scale], available)
+    return available
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.casefold())
 
@@ -178,7 +187,7 @@ class World:
         born_after = date(1950, 1, 1)
         for i in range(n):
             first, last = rng.choice(self._firsts), rng.choice(self._lasts)
-            employer = rng.randrange(COMPANIES["small"] if i < PEOPLE["small"] else len(self.companies))
+            employer = rng.randrange(_companies_known_to(i, len(self.companies)))
             local = f"{_slug(first)}.{_slug(last)}"
             email = f"{local}@{self.companies[employer].domain}"
             k = 2
