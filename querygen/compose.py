@@ -232,6 +232,8 @@ class Composer:
         """A referring phrase for a value from an earlier output (None = write the id itself)."""
         value = step.args[param]
         p = next(q for q in step.spec.params if q.name == param)
+        if isinstance(value, list) or p.ref.path:
+            return None  # lists and paths are written out: the user read them in the earlier answer
         known = value not in created or producer.turn < step.turn
         if known and rng.random() < (0.5 if level == "minimal" else 0.25):
             return None

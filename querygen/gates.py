@@ -77,6 +77,10 @@ class Lexicon:
         return value.lower() in self.blob
 
 
+def _calls_key(task: Task) -> str:
+    return canonical([[c.name, c.arguments] for c in task.gold_calls()])
+
+
 class Dedup:
     """Exact-text and call-multiset Jaccard duplicate detection over kept tasks.
 
@@ -151,7 +155,10 @@ class Validator:
         """The first gate the task fails (counted), or None; dedup is :meth:`admit`'s job.
 
         In sandbox mode the near-miss control branches off the replay run in a nested savepoint
-        at the perturbed call, so the calls before it run once for both gates."""
+        at the perturbed call, so the calls before it run once for both gates. The perturbation is
+        drawn from the task's own calls (not ``rng``), so re-checking a kept task gives the same
+        verdict: a gate is a property of the task, not of the attempt that made it."""
+        rng = random.Random(_calls_key(task))
         for gate in ("provenance", "grounding", "noop"):
             if not getattr(self, gate)(task):
                 return self._reject(gate)
@@ -308,10 +315,17 @@ class Validator:
             return self.values[spec.domain].alternative(spec, p, args[param], args, rng)
         conn = self.probe.fingerprint(spec.domain).conn
         sampler = self.samplers[spec.domain]
+        current = args[param]
+        taken = list(current) if isinstance(current, list) else [current]
         for where in (p.ref.where, None):
-            value = sampler.pick(conn, p.ref.table_name, where, rng, exclude=[args[param]])
-            if value is not None:
-                return value
+            value = sampler.pick(conn, p.ref.table_name, where, rng, exclude=taken)
+            if value is None:
+                continue
+            if p.ref.path:  # another real row, named the way the snapshot's session would write it
+                value = p.ref.render(conn, value)
+                if value == current:
+                    continue
+            return [*current[:-1], value] if isinstance(current, list) else value
         return NO_VALUE
 
     def replay(self, task: Task) -> bool:

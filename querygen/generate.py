@@ -230,6 +230,14 @@ class Generator:
             self._lanes[key] = self._lane(env, StateProbe(env.snapshots()), Sandbox(env.open()))
         return self._lanes[key]
 
+    def validator_for(self, task: Task) -> Validator:
+        """The gates of the lane a task was drawn in (its snapshots' variant, or the base)."""
+        variants = task.variants()
+        if not variants:
+            return self.validator
+        ((domain, variant),) = variants.items()
+        return self.variant_lane(domain, variant).validator
+
     def _pick_variant(self, domain: str, rng: random.Random) -> tuple[str | None, str | None]:
         """(variant, first tool) for a tool task, or (None, None) for the base snapshot."""
         variants = self.kits[domain].domain.variants

@@ -240,7 +240,8 @@ class GoldBuilder:
                 if p.ref.path:
                     step.keys[p.name] = value
             else:
-                value = self.values.fill(spec, p, step.args, conn, rng, context=context, attempt=attempt)
+                near = self._call_context(spec, self._ref_keys(step), context)
+                value = self.values.fill(spec, p, step.args, conn, rng, context=near, attempt=attempt)
                 step.args[p.name], step.origin[p.name] = value, Origin("user")
         step.args = {p.name: step.args[p.name] for p in spec.params if p.name in step.args}
         return step

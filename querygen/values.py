@@ -174,12 +174,13 @@ class ValueMaker:
         """A value for ``p`` (not a Ref); ``conn`` None means ungrounded: never read the state."""
         if p.sensitive:
             return self.secret(spec, p, args, conn, rng)
+        if p.examples:
+            value = rng.choice(list(p.examples))
+            return list(value) if isinstance(value, list | tuple) and p.is_list else value
         if p.is_list:
             return self._list(spec, p, args, conn, rng, context or {})
         if p.enum:
             return self._enum(spec, p, args, conn, rng)
-        if p.examples:
-            return rng.choice(list(p.examples))
         if p.json_type == "boolean":
             return rng.random() < 0.5
         if p.json_type == "integer":
@@ -374,12 +375,24 @@ class ValueMaker:
         existing = self.sampler.pick(conn, table, None, rng, context=context, column=p.name)
         if existing is None or not isinstance(existing, str):
             return None
-        if not spec.writes or self._categorical(conn, table, p.name):
+        if (
+            not spec.writes
+            or self._categorical(conn, table, p.name)
+            or self._names_a_row(spec, table, p.name)
+        ):
             return existing
         faker_name = _FAKER_BY_NAME.get(p.name.lower())
         if faker_name and faker_name != "phone_number":
             return str(getattr(self.fake, faker_name)())
         return _reshape(existing, rng)
+
+    def _names_a_row(self, spec: ToolSpec, table: str, column: str) -> bool:
+        """A write tool given a unique attribute of a table it does not write (a driver's email
+        for ``share_digital_key``) is naming an existing row, not inventing a value."""
+        if table in spec.writes:
+            return False
+        col = self.tables[table].__table__.columns.get(column)
+        return col is not None and bool(col.unique)
 
     def _fake_text(self, p: Param, rng: random.Random) -> str:
         name = p.name.lower()

@@ -28,7 +28,9 @@ def generated(snapshot_cache):
 def _fresh(task, cache) -> Environment:
     """A new environment over exactly the task's worlds, as a reward service would build it."""
     snap = task.snapshots[0]
-    return Environment(",".join(task.domains), seed=snap.seed, scale=snap.scale, cache=cache)
+    return Environment(
+        ",".join(task.domains), seed=snap.seed, scale=snap.scale, cache=cache, variants=task.variants()
+    )
 
 
 def test_every_task_replays_on_a_fresh_fork(generated, snapshot_cache):
@@ -36,7 +38,8 @@ def test_every_task_replays_on_a_fresh_fork(generated, snapshot_cache):
     assert len(tasks) == N_TASKS
     envs: dict[tuple[str, ...], Environment] = {}
     for task in tasks:
-        env = envs.setdefault(tuple(task.domains), _fresh(task, snapshot_cache))
+        key = (tuple(task.domains), tuple(sorted(task.variants().items())))
+        env = envs.setdefault(key, _fresh(task, snapshot_cache))
         assert [s.sha256 for s in task.snapshots] == [env.snapshots()[d].sha256 for d in task.domains]
         ep = env.open()
         for call in task.gold_calls():
@@ -109,7 +112,7 @@ def test_multi_turn_tasks_refer_to_what_earlier_turns_created(generated):
         for k, turn in enumerate(t.turns):
             for c in turn.calls:
                 for arg in c.arguments.values():
-                    if arg in created_by_turn and created_by_turn[arg] < k:
+                    if isinstance(arg, str) and arg in created_by_turn and created_by_turn[arg] < k:
                         cross_turn += 1
             for c in turn.calls:
                 if isinstance(c.result, dict) and isinstance(c.result.get("id"), str):

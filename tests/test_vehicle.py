@@ -371,7 +371,7 @@ def test_refuel_rules_and_units(car):
 def test_charging_rules(car):
     env, ep = car
     call(env, ep, "wake_vehicle", vehicle=EV)
-    fails(env, ep, "set_charge_limit", "out of range: it must be 50-100%", vehicle=EV, percent=40)
+    fails(env, ep, "set_charge_limit", "greater than or equal to 50", vehicle=EV, percent=40)
     fails(env, ep, "start_charging", "combustion engine", vehicle=ICE)
     fails(env, ep, "stop_charging", "is not charging", vehicle=EV)
     call(env, ep, "set_charge_limit", vehicle=EV, percent=55)  # owners may set any limit

@@ -166,7 +166,7 @@ _HERE = (
     "id IN (WITH RECURSIVE t(id) AS (SELECT cwd_id FROM sessions UNION ALL "
     "SELECT n.id FROM nodes n JOIN t ON n.parent_id = t.id) SELECT id FROM t)"
 )
-MINE_HERE = f"owner_id = {_ME} AND {_HERE}"
+MINE_HERE = f"(owner_id = {_ME} OR {_ME} = 'root') AND {_HERE}"  # root may act on anything
 TEXT = f"kind = 'file' AND is_binary = 0 AND (mode & 256) != 0 AND {MINE_HERE}"
 WRITABLE_TEXT = f"kind = 'file' AND is_binary = 0 AND (mode & 384) = 384 AND {MINE_HERE}"
 CSV = f"{TEXT} AND name LIKE '%.csv'"
@@ -883,16 +883,17 @@ def fill(s: Seeder) -> None:
     )
 
 
-@filesystem.variant("in_project", first="pwd")
+@filesystem.variant("in_project")
 def in_project(db: Db) -> None:
-    """The shell starts inside one of the persona's projects (the one ~/current points to)."""
+    """The shell starts inside one of the persona's projects (``pushd ~/current`` from home, so
+    ``popd`` goes back)."""
     home = db.scalar("SELECT home FROM users WHERE id = (SELECT user_id FROM sessions)")
     a = P.actor(db)
     project = P.resolve(db, a, home + "/current")
-    db.set_session(cwd_id=project["id"], oldpwd_id=a.cwd_id)
+    db.set_session(cwd_id=project["id"], oldpwd_id=a.cwd_id, dir_stack=a.cwd_id)
 
 
-@filesystem.variant("root_shell", first="whoami")
+@filesystem.variant("root_shell")
 def root_shell(db: Db) -> None:
     """The shell is a root shell (after su), still in the persona's home."""
     db.set_session(user_id="root")

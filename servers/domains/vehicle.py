@@ -348,7 +348,8 @@ def _base_car(s: Seeder, n: int, powertrain: str, city: str, units: str, home: g
         "defrost": False,
         "headlights": s.pick(["auto"] * 6 + ["off"] * 3 + ["on"]),
         "parking_brake": s.chance(0.7),
-        "brake_pedal_pct": 0,
+        # one car in ten (past the pinned scenario cars) has the driver in the seat, foot on the brake
+        "brake_pedal_pct": 100 if n > 40 and n % 10 == 7 else 0,
         "cruise_on": False,
         "cruise_speed": None,
         "follow_distance_m": 50,
@@ -907,7 +908,11 @@ ANY_UNLOCKED = "'unlocked' IN (door_driver, door_passenger, door_rear_left, door
 AnyCar = Ref[Vehicle, MINE]
 OnlineCar = Ref[Vehicle, ONLINE]
 AsleepCar = Ref[Vehicle, f"{MINE} AND connectivity = 'asleep'"]
-StartableCar = Ref[Vehicle, f"{PARKED} AND ignition != 'running' AND gear = 'P'"]
+ALL_LOCKED = "door_driver = 'locked' AND door_passenger = 'locked' AND door_rear_left = 'locked' AND door_rear_right = 'locked'"
+# Ready to start: the generator only picks a car once earlier calls locked it and pressed the brake.
+StartableCar = Ref[
+    Vehicle, f"{PARKED} AND ignition != 'running' AND gear = 'P' AND {ALL_LOCKED} AND brake_pedal_pct >= 100"
+]
 StoppableCar = Ref[Vehicle, f"{PARKED} AND ignition = 'running' AND gear = 'P'"]
 RunningCar = Ref[Vehicle, f"{ONLINE} AND ignition = 'running'"]
 DrivingCar = Ref[Vehicle, f"{ONLINE} AND ignition = 'running' AND gear = 'D'"]
@@ -949,6 +954,7 @@ DoorList = Annotated[
         min_length=1,
         max_length=5,
         description='Doors, e.g. ["driver", "passenger"]; ["all"] means all four doors.',
+        examples=[["all"], ["all"], ["driver"], ["driver", "passenger"], ["rear_left", "rear_right"]],
     ),
 ]
 Percent = Annotated[int, Field(ge=0, le=100)]
@@ -1637,7 +1643,7 @@ def stop_charging(db: Db, vehicle: ChargingCar) -> dict:
     idempotent=True,
     says=["set the charge limit of {vehicle} to {percent}%", "charge {vehicle} only up to {percent} percent"],
 )
-def set_charge_limit(db: Db, vehicle: ChargeableCar, percent: Annotated[int, Field(ge=0, le=100)]) -> dict:
+def set_charge_limit(db: Db, vehicle: ChargeableCar, percent: Annotated[int, Field(ge=50, le=100)]) -> dict:
     """Set how full the battery charges, 50-100%. Above 90% only the owner or fleet manager may set it.
 
     Args:

@@ -1,0 +1,54 @@
+"""Generation rate per domain: validated tasks per second of one domain at a time, side by side.
+
+Run:  .venv/bin/python bench/bench_generate_per_domain.py [--n 400] [--scale medium] [--domains all]
+
+Each domain gets its own ``Generator`` (single process, warm snapshot cache, start-up excluded) so
+the rows compare domains under the same machine load; banking is the baseline the ratio column
+divides by. Rejections are per gate, as ``toolground generate`` counts them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from querygen.generate import GenConfig, Generator
+from servers.registry import parse_domains
+
+
+def rate(domain: str, n: int, scale: str) -> tuple[float, int, int, dict[str, int]]:
+    gen = Generator(GenConfig(domains=(domain,), n=n, seed=1, scale=scale))
+    start = time.perf_counter()
+    tasks, stats = gen.run(workers=1)
+    wall = time.perf_counter() - start
+    rejected = {k: v for k, v in stats.as_dict()["rejected"].items() if v}
+    return len(tasks) / wall, len(tasks), stats.attempts, rejected
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=400)
+    ap.add_argument("--scale", default="medium")
+    ap.add_argument("--domains", default="all")
+    args = ap.parse_args()
+    names = [d.name for d in parse_domains(args.domains)]
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; scale {args.scale}, n={args.n}\n")
+    print("| domain | validated tasks/s (1 process) | / banking | kept / attempts | rejections |")
+    print("|---|---:|---:|---:|---|")
+    base = None
+    for name in names:
+        tps, kept, attempts, rejected = rate(name, args.n, args.scale)
+        base = base or (tps if name == "banking" else None)
+        ratio = f"{tps / base:.2f}x" if base else "n/a"
+        shown = ", ".join(f"{k} {v}" for k, v in rejected.items())
+        print(f"| {name} | {tps:.0f} | {ratio} | {kept} / {attempts} | {shown} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
