@@ -26,3 +26,13 @@ def make_env(snapshot_cache: SnapshotCache):
         return Environment(domains, seed=seed, scale=scale, cache=snapshot_cache, **kw)
 
     return make
+
+
+@pytest.fixture(scope="module")
+def medium(request: pytest.FixtureRequest, snapshot_cache: SnapshotCache):
+    """A read-only connection to the medium snapshot of the test module's ``DOMAIN``."""
+    from servers.registry import get_domain
+
+    conn = get_domain(request.module.DOMAIN).snapshot(0, "medium", snapshot_cache).connect()
+    yield conn
+    conn.close()

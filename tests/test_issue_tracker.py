@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from servers.kit import ToolError
 from servers.registry import get_domain
+from tests.domain_helpers import DomainCalls
 
+DOMAIN = "issue_tracker"
+calls = DomainCalls(DOMAIN)
+call, fails = calls.call, calls.fails
 DISCOVERY = {"list_records", "search_records", "get_unique_values"}
 
 
@@ -14,18 +17,6 @@ DISCOVERY = {"list_records", "search_records", "get_unique_values"}
 def it(make_env):
     env = make_env("issue_tracker")
     return env, env.open()
-
-
-@pytest.fixture(scope="module")
-def medium_conn(snapshot_cache):
-    snap = get_domain("issue_tracker").snapshot(0, "medium", snapshot_cache)
-    conn = snap.connect()
-    yield conn
-    conn.close()
-
-
-def call(env, ep, tool, **args):
-    return env.invoke(ep, f"issue_tracker_{tool}", args)
 
 
 def q(ep, sql, *params):
@@ -39,15 +30,6 @@ def one(ep, sql, *params):
     return rows[0]
 
 
-def fails(env, ep, tool, match, **args):
-    """The call raises a ToolError matching ``match`` and leaves the state exactly as it was."""
-    before, diff = ep.state_hash(), ep.diff()
-    with pytest.raises(ToolError, match=match) as exc:
-        call(env, ep, tool, **args)
-    assert ep.state_hash() == before and ep.diff() == diff
-    return str(exc.value)
-
-
 def changed(ep):
     return {(c["table"], c["column"]) for c in ep.diff()}
 
@@ -58,46 +40,29 @@ ACTIVE_ISSUE = "SELECT i.id FROM issues i JOIN projects p ON p.id = i.project_id
 # -- declarations ----------------------------------------------------------------------
 
 
-def test_at_least_twenty_tools_with_flat_schemas_and_utterances():
+def test_at_least_twenty_tools_each_with_two_utterances():
     domain = get_domain("issue_tracker")
     own = [t for name, t in domain.tools.items() if name not in DISCOVERY]
     assert len(own) >= 20
-    for spec in domain.tools.values():
-        schema = spec.openai_schema()
-        for prop in schema["function"]["parameters"]["properties"].values():
-            assert prop["type"] in {"string", "integer", "number", "boolean"}
     for spec in own:
         assert len(spec.says) >= 2, spec.name
         assert spec.returns or spec.writes, spec.name
 
 
-def test_medium_snapshot_has_candidates_for_every_ref_condition(medium_conn):
-    missing = []
-    for spec in get_domain("issue_tracker").tools.values():
-        for p in spec.params:
-            if p.ref is not None and p.ref.where:
-                n = medium_conn.execute(
-                    f"SELECT count(*) FROM {p.ref.table_name} WHERE {p.ref.where}"
-                ).fetchone()
-                if n[0] == 0:
-                    missing.append((spec.name, p.name, p.ref.where))
-    assert missing == []
-
-
-def test_medium_covers_every_status_and_sprint_situation(medium_conn):
-    statuses = {r[0] for r in medium_conn.execute("SELECT DISTINCT status FROM issues")}
+def test_medium_covers_every_status_and_sprint_situation(medium):
+    statuses = {r[0] for r in medium.execute("SELECT DISTINCT status FROM issues")}
     assert statuses == {"backlog", "todo", "in_progress", "in_review", "done", "reopened", "cancelled"}
-    assert {r[0] for r in medium_conn.execute("SELECT DISTINCT status FROM sprints")} == {
+    assert {r[0] for r in medium.execute("SELECT DISTINCT status FROM sprints")} == {
         "planned",
         "active",
         "completed",
     }
-    no_active = medium_conn.execute(
+    no_active = medium.execute(
         "SELECT count(*) FROM projects WHERE status = 'active' AND id NOT IN "
         "(SELECT project_id FROM sprints WHERE status = 'active')"
     ).fetchone()[0]
     assert no_active > 0
-    assert medium_conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert medium.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
 # -- workflow --------------------------------------------------------------------------

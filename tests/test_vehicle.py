@@ -3,14 +3,16 @@ nothing; successful ones change exactly the right rows and append one command_lo
 
 from __future__ import annotations
 
-import string
-
 import pytest
 
 from servers.domains.vehicle import MINE
-from servers.kit import Db, ToolError, geo, world
+from servers.kit import geo, world
 from servers.registry import get_domain
+from tests.domain_helpers import DomainCalls, changes
 
+DOMAIN = "vehicle"
+calls = DomainCalls(DOMAIN)
+call, fails, rows, one = calls.call, calls.fails, calls.rows, calls.one
 DISCOVERY = {"list_records", "search_records", "get_unique_values"}
 EV, ICE, SHARED = "VEH-000001", "VEH-000002", "VEH-000003"  # the persona's cars
 
@@ -21,38 +23,9 @@ def car(make_env):
     return env, env.open()
 
 
-def rows(ep, sql: str, *params) -> list[dict]:
-    with ep.session("vehicle").reading() as conn:
-        return Db(conn).all(sql, *params)
-
-
-def one(ep, sql: str, *params) -> dict:
-    found = rows(ep, sql, *params)
-    assert found, f"no row for: {sql}"
-    return found[0]
-
-
 def pick(ep, where: str) -> dict:
     """One of the persona's cars (not her three personal ones) matching a condition."""
     return one(ep, f"SELECT * FROM vehicles WHERE {MINE} AND id > '{SHARED}' AND {where} ORDER BY id")
-
-
-def call(env, ep, tool: str, **args):
-    return env.invoke(ep, f"vehicle_{tool}", args)
-
-
-def fails(env, ep, tool: str, match: str, **args) -> str:
-    """The call is refused with an explained error and leaves the episode exactly as it was."""
-    before_hash, before_diff = ep.state_hash(), ep.diff()
-    with pytest.raises(ToolError, match=match) as info:
-        call(env, ep, tool, **args)
-    assert ep.state_hash() == before_hash
-    assert ep.diff() == before_diff
-    return str(info.value)
-
-
-def changes(ep) -> dict[tuple[str, str, str], dict]:
-    return {(c["table"], c["pk"], c["column"]): c for c in ep.diff()}
 
 
 def logged(ep) -> list[dict]:
@@ -64,18 +37,11 @@ def logged(ep) -> list[dict]:
 # -- the catalogue ---------------------------------------------------------------------------------
 
 
-def test_enough_tools_with_templates_and_flat_schemas():
+def test_enough_tools_each_with_two_ways_to_ask():
     domain = get_domain("vehicle")
     own = [t for name, t in domain.tools.items() if name not in DISCOVERY]
     assert len(own) >= 25
-    for spec in own:
-        assert len(spec.says) >= 2, spec.name
-        names = {p.name for p in spec.params}
-        for template in spec.says:
-            assert {f for _, f, _, _ in string.Formatter().parse(template) if f} <= names
-        for prop in spec.openai_schema()["function"]["parameters"]["properties"].values():
-            assert prop["type"] in ("string", "integer", "number", "boolean", "array")
-            assert "anyOf" not in prop and "$ref" not in prop
+    assert all(len(spec.says) >= 2 for spec in own), [s.name for s in own if len(s.says) < 2]
     doors = domain.tools["lock_doors"].input_schema()["properties"]["doors"]
     assert (
         doors["type"] == "array" and "all" in doors["items"]["enum"] and "rear_left" in doors["items"]["enum"]
@@ -86,23 +52,6 @@ def test_enough_tools_with_templates_and_flat_schemas():
     }
     assert domain.tools["revoke_digital_key"].annotations()["destructiveHint"]
     assert domain.tools["set_valet_mode"].params[-1].sensitive
-
-
-@pytest.fixture(scope="module")
-def medium(snapshot_cache):
-    conn = get_domain("vehicle").snapshot(0, "medium", snapshot_cache).connect()
-    yield conn
-    conn.close()
-
-
-def test_every_ref_condition_has_rows_at_medium(medium):
-    for spec in get_domain("vehicle").tools.values():
-        for p in spec.params:
-            if p.ref is not None and p.ref.where:
-                n = medium.execute(f"SELECT count(*) FROM {p.ref.table_name} WHERE {p.ref.where}").fetchone()[
-                    0
-                ]
-                assert n > 0, f"{spec.name}.{p.name}: nothing satisfies {p.ref.where}"
 
 
 def test_sampler_pools_at_medium(medium):

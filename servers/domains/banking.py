@@ -9,6 +9,7 @@ balance, and a customer cannot pay a payee that belongs to someone else.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Literal
 
 from sqlalchemy import ForeignKey
@@ -257,6 +258,11 @@ def _seed_history(s: Seeder, accounts: list[dict], payees: list[dict], city_of: 
         a["balance"] = balance[a["id"]]
         if a["status"] == "closed" and balance[a["id"]] != 0:
             post(a["id"], "withdrawal", -balance[a["id"]], "Closing withdrawal", s.moment_offset(-1, 0), None)
+            a["balance"] = 0.0
+        elif a["status"] == "open" and int(a["id"][4:]) % 37 == 0 and balance[a["id"]] > 0:
+            # one account in 37 was emptied yesterday (about to be closed): close_account has candidates
+            when = (s.now - timedelta(hours=20)).isoformat(timespec="seconds")
+            post(a["id"], "withdrawal", -balance[a["id"]], "Cash withdrawal", when, None)
             a["balance"] = 0.0
     s.conn.executemany(
         "UPDATE accounts SET balance = ? WHERE id = ?", [(a["balance"], a["id"]) for a in accounts]
