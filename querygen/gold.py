@@ -19,7 +19,7 @@ from typing import Any
 
 from querygen.graph import DependencyGraph
 from querygen.sampler import LiveSampler, Relations, tables_of
-from querygen.values import ValueMaker
+from querygen.values import ValueMaker, list_length
 from servers.kit import Domain, ToolSpec
 from servers.runtime import CallResult, Environment
 from state import Episode
@@ -262,8 +262,7 @@ class GoldBuilder:
         attempt: int,
     ) -> list[str]:
         """One to three distinct rows for a list-of-ids parameter, related to the story so far."""
-        low = int(p.constraints.get("minItems", 1)) or 1
-        want = rng.randint(low, max(low, min(3, int(p.constraints.get("maxItems", 3)))))
+        want = list_length(p, rng)
         near = self._call_context(spec, self._ref_keys(step), context)
         out: list[str] = []
         for _ in range(want):
@@ -273,7 +272,7 @@ class GoldBuilder:
             if value is None:
                 break
             out.append(value)
-        return out if len(out) >= low else []
+        return out if len(out) >= (p.constraints.get("minItems") or 1) else []
 
     @staticmethod
     def _call_context(

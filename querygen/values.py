@@ -96,13 +96,10 @@ def _reshape(value: str, rng: random.Random) -> str:
     return "".join(out)
 
 
-def _singular(name: str) -> str:
-    """``recipients`` -> ``recipient``: an element is filled as a parameter of the singular name."""
-    if name.endswith("ies"):
-        return name[:-3] + "y"
-    if name.endswith("es") and name[:-2].endswith(("ss", "sh", "ch", "x")):
-        return name[:-2]
-    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+def list_length(p: Param, rng: random.Random) -> int:
+    """How many items a request names: one to three, within the parameter's own bounds."""
+    low = int(p.constraints.get("minItems", 1)) or 1
+    return rng.randint(low, max(low, min(int(p.constraints.get("maxItems", 3)), 3)))
 
 
 class ValueMaker:
@@ -436,19 +433,11 @@ class ValueMaker:
     ) -> list[Any]:
         """One to three distinct elements, each as a scalar of the item schema would be filled."""
         items = p.items or {"type": "string"}
-        low = int(p.constraints.get("minItems", 1)) or 1
-        high = max(low, min(int(p.constraints.get("maxItems", 3)), 3))
-        n = rng.randint(low, high)
+        n = list_length(p, rng)
         if items.get("enum"):
             options = list(items["enum"])
             return rng.sample(options, min(n, len(options)))
-        element = Param(
-            name=_singular(p.name),
-            json_type=items["type"],
-            required=True,
-            description=p.description,
-            constraints={k: v for k, v in items.items() if k not in ("type", "enum")},
-        )
+        element = p.element()
         out: list[Any] = []
         for _ in range(4 * n):
             if element.json_type == "string":

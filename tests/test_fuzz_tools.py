@@ -229,14 +229,8 @@ def plausible(p: Param, pools: Pools) -> st.SearchStrategy[Any]:
 
 
 def _element(p: Param, pools: Pools) -> st.SearchStrategy[Any]:
-    """One element of an array parameter: the item schema as if it were a parameter of its own."""
-    items = dict(p.items or {"type": "string"})
-    if items.get("enum"):
-        return st.sampled_from(items["enum"])
-    if p.ref is not None:
-        return pools.ref_ids(p)
-    kind = items.pop("type")
-    return plausible(Param(p.name.removesuffix("s"), kind, True, "", constraints=items), pools)
+    """One element of an array parameter: ids for a list of refs, else the item as a parameter."""
+    return pools.ref_ids(p) if p.ref is not None else plausible(p.element(), pools)
 
 
 @st.composite
@@ -278,13 +272,8 @@ def first_value(p: Param, pools: Pools) -> Any:
     c = p.constraints
     if p.enum is not None:
         return p.enum[0]
-    if p.is_list:
-        items = dict(p.items or {"type": "string"})
-        if items.get("enum"):
-            return [items["enum"][0]]
-        if p.ref is None:
-            kind = items.pop("type")
-            return [first_value(Param(p.name.removesuffix("s"), kind, True, "", constraints=items), pools)]
+    if p.is_list and p.ref is None:
+        return [first_value(p.element(), pools)]
     if p.ref is not None and p.ref.path:
         rendered = pools.paths.get((p.ref.table_name, p.ref.where or ""), [])
         return rendered[0] if rendered else "."

@@ -22,7 +22,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from servers.kit.db import SESSION_TABLE, Db, noun
+from servers.kit.db import SESSION_TABLE, Db, noun, singular
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.types import RefInfo, Sensitive, example_key
 
@@ -49,6 +49,19 @@ class Param:
     @property
     def is_list(self) -> bool:
         return self.json_type == "array"
+
+    def element(self) -> Param:
+        """One item of an array parameter as a scalar parameter of its own (``recipients`` ->
+        ``recipient``), so whoever makes values for scalars makes them for list items too."""
+        items = self.items or {"type": "string"}
+        return Param(
+            name=singular(self.name),
+            json_type=items["type"],
+            required=True,
+            description=self.description,
+            enum=tuple(items["enum"]) if "enum" in items else None,
+            constraints={k: v for k, v in items.items() if k not in ("type", "enum")},
+        )
 
 
 def _unwrap_optional(annotation: Any) -> Any:
