@@ -15,7 +15,7 @@ from typing import Any
 
 from servers.kit import Domain, ToolCrash, ToolError, ToolSpec
 from servers.registry import get_domain, parse_domains
-from state import Episode, SessionStore, Snapshot, SnapshotCache, check_scale
+from state import Episode, Session, SessionStore, Snapshot, SnapshotCache, check_scale
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,7 @@ class Environment:
             for spec in d.tools.values():
                 self.tools[spec.qualified_name] = spec
         self._snapshots: dict[str, Snapshot] | None = None
+        self._now: dict[str, str] = {}
         self.store = SessionStore(self.snapshots, max_sessions=max_sessions, idle_ttl=idle_ttl)
 
     def snapshots(self) -> dict[str, Snapshot]:
@@ -134,7 +135,17 @@ class Environment:
         args = spec.validate(arguments)
         session = episode.session(spec.domain)
         episode.calls += 1
-        return session.run(lambda conn: spec.run(conn, args), writes=not spec.read_only)
+        now = self._reference_moment(session)
+        return session.run(lambda conn: spec.run(conn, args, now), writes=not spec.read_only)
+
+    def _reference_moment(self, session: Session) -> str:
+        """The snapshot's "now" (a variant may move it), read once per snapshot, not once per call."""
+        key = session.snapshot.sha256
+        now = self._now.get(key)
+        if now is None:
+            with session.reading() as conn:  # no tool writes _meta, so any fork of it agrees
+                now = self._now[key] = conn.execute("SELECT value FROM _meta WHERE key = 'now'").fetchone()[0]
+        return now
 
     def call(self, episode: Episode, name: str, arguments: Any) -> CallResult:
         """Like :meth:`invoke` but never raises for a failed call."""

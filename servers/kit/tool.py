@@ -238,7 +238,6 @@ class ToolSpec:
     idempotent: bool
     hidden: bool
     model: type[BaseModel]
-    now: str | None = None
 
     @property
     def qualified_name(self) -> str:
@@ -317,10 +316,11 @@ class ToolSpec:
             ) from None
         return {p.name: getattr(parsed, p.name) for p in self.params}
 
-    def run(self, conn: sqlite3.Connection, arguments: dict[str, Any]) -> Any:
-        """Run on a connection with already-validated arguments."""
+    def run(self, conn: sqlite3.Connection, arguments: dict[str, Any], now: str | None = None) -> Any:
+        """Run on a connection with already-validated arguments; ``now`` is the snapshot's reference
+        moment when the caller knows it (otherwise ``db.now`` reads it from the snapshot's ``_meta``)."""
         try:
-            return self.fn(Db(conn, self.now), **arguments)
+            return self.fn(Db(conn, now), **arguments)
         except ToolError:
             raise
         except sqlite3.IntegrityError as exc:
@@ -343,7 +343,6 @@ def build_spec(
     idempotent: bool,
     hidden: bool,
     name: str | None = None,
-    now: str | None = None,
 ) -> ToolSpec:
     hints = typing.get_type_hints(fn, include_extras=True)
     signature = inspect.signature(fn)
@@ -389,7 +388,6 @@ def build_spec(
         idempotent=idempotent,
         hidden=hidden,
         model=model,
-        now=now,
     )
 
 
