@@ -8,13 +8,12 @@ and without ATTACH, so this module only restricts them to a task's domains.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from state import Episode, Snapshot
+from state import Episode, Snapshot, combine_hashes
 
 
 class SnapshotView:
@@ -45,11 +44,7 @@ class StateProbe:
 
     def combine(self, hashes: Mapping[str, str], domains: list[str]) -> str:
         """``Episode.state_hash()`` of an episode over ``domains`` whose other sessions are untouched."""
-        h = hashlib.sha256()
-        for name in sorted(domains):
-            h.update(name.encode())
-            h.update(hashes.get(name, self.snapshots[name].logical_hash).encode())
-        return h.hexdigest()
+        return combine_hashes({name: hashes.get(name, self.snapshots[name].logical_hash) for name in domains})
 
     def state_hash(self, ep: Episode, domains: list[str]) -> str:
         return self.combine(self.session_hashes(ep, domains), domains)

@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from servers.kit import ToolError
 from servers.runtime import Environment
-from state import UnknownSession
+from state import UnknownSession, combine_hashes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -76,17 +76,16 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
     async def state(request: Request) -> Response:
         """``?domains=a,b`` hashes only those domains: compare it with a task's expected_state_hash."""
         ep = episode(request)
-        wanted = request.query_params.get("domains")
-        names = [d for d in (wanted or "").split(",") if d.strip()] or None
-        try:
-            digest = ep.state_hash([n.strip() for n in names] if names else None)
-        except UnknownSession as exc:
-            return _error(400, str(exc))
+        hashes = ep.domain_hashes()
+        wanted = [d.strip() for d in request.query_params.get("domains", "").split(",") if d.strip()]
+        unknown = sorted(set(wanted) - set(hashes))
+        if unknown:
+            return _error(400, f"domains {unknown} are not served here; served: {sorted(hashes)}")
         return JSONResponse(
             {
                 "id": request.path_params["sid"],
-                "hash": digest,
-                "domains": {n: s.content_hash() for n, s in sorted(ep.sessions.items())},
+                "hash": combine_hashes({n: hashes[n] for n in wanted} if wanted else hashes),
+                "domains": hashes,
                 "snapshot": ep.identity(),
                 "calls": ep.calls,
             }

@@ -13,7 +13,7 @@ from state.snapshot import (
     derive_snapshot,
     write_snapshot,
 )
-from state.store import Episode, SessionStore, StoreFull, UnknownSession
+from state.store import Episode, SessionStore, StoreFull, UnknownSession, combine_hashes
 
 __all__ = [
     "SCALES",
@@ -29,6 +29,7 @@ __all__ = [
     "UnknownSession",
     "build_snapshot",
     "check_scale",
+    "combine_hashes",
     "derive_snapshot",
     "content_hash",
     "write_snapshot",

@@ -29,6 +29,16 @@ class UnknownSession(KeyError):
         return str(self.args[0])
 
 
+def combine_hashes(hashes: Mapping[str, str]) -> str:
+    """The state hash of some domains from their content hashes: the one definition that episodes,
+    the generator's expected hashes and the operator API share."""
+    h = hashlib.sha256()
+    for name in sorted(hashes):
+        h.update(name.encode())
+        h.update(hashes[name].encode())
+    return h.hexdigest()
+
+
 class Episode:
     """One rollout's private world: a session per domain."""
 
@@ -59,13 +69,11 @@ class Episode:
         A task's ``expected_state_hash`` covers the task's own domains, so a server running more
         domains is compared with ``state_hash(task.domains)``."""
         names = sorted(self.sessions if domains is None else set(domains))
-        for name in names:
-            self.session(name)
-        h = hashlib.sha256()
-        for name in names:
-            h.update(name.encode())
-            h.update(self.sessions[name].content_hash().encode())
-        return h.hexdigest()
+        return combine_hashes({name: self.session(name).content_hash() for name in names})
+
+    def domain_hashes(self) -> dict[str, str]:
+        """Each domain's content hash (``combine_hashes`` of a subset is that subset's state hash)."""
+        return {name: s.content_hash() for name, s in sorted(self.sessions.items())}
 
     def diff(self) -> list[dict[str, Any]]:
         out = []

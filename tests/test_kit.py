@@ -29,6 +29,7 @@ from servers.kit import (
     ToolError,
 )
 from servers.runtime import Environment
+from state import combine_hashes
 from tests.serving import running_server
 from tests.test_fuzz_tools import check_append_only
 
@@ -245,7 +246,7 @@ def test_paging_reports_total_and_truncation(env):
 
 
 def test_admin_reset_into_a_variant_over_http(tmp_path):
-    with running_server(tmp_path / "cache", "--domains", "trading", "--scale", "small") as base:
+    with running_server(tmp_path / "cache", "--domains", "trading,vehicle", "--scale", "small") as base:
         sid = "variant-probe"
 
         async def status() -> dict:
@@ -255,6 +256,12 @@ def test_admin_reset_into_a_variant_over_http(tmp_path):
                 return json.loads(res.content[0].text)
 
         asyncio.run(status())  # the first call opens the env session on the base snapshot
+        state = httpx.get(f"{base}/admin/sessions/{sid}/state").json()
+        only = httpx.get(f"{base}/admin/sessions/{sid}/state", params={"domains": "trading"}).json()
+        assert set(state["domains"]) == {"trading", "vehicle"} and only["hash"] != state["hash"]
+        assert only["hash"] == combine_hashes({"trading": state["domains"]["trading"]})  # a task's own hash
+        unknown = httpx.get(f"{base}/admin/sessions/{sid}/state", params={"domains": "nope"})
+        assert unknown.status_code == 400 and "trading" in unknown.json()["error"]
         r = httpx.post(f"{base}/admin/sessions/{sid}/reset", json={"variants": {"trading": "market_closed"}})
         assert r.status_code == 200 and r.json()["snapshot"]["trading"]["variant"] == "market_closed"
         bad = httpx.post(f"{base}/admin/sessions/{sid}/reset", json={"variants": {"trading": "nope"}})
