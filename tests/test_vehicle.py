@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from servers.domains.vehicle import MINE
+from servers.domains.vehicle.rules import MINE
 from servers.kit import geo, world
 from servers.registry import get_domain
 from tests.domain_helpers import DomainCalls, changes

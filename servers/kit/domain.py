@@ -176,11 +176,14 @@ class Domain:
 
     @property
     def version(self) -> str:
-        """Changes whenever the domain file or the kit's storage format changes."""
-        module = sys.modules[self._seed.__module__] if self._seed else None
-        source = inspect.getsource(module) if module else ""
-        shared = "".join(inspect.getsource(m) for m in (world_module, geo_module))  # every fill reads them
-        return hashlib.sha256((KIT_VERSION + source + shared).encode()).hexdigest()[:12]
+        """Changes whenever any module of the domain (tables, seed, variants, tools: one file or a
+        package of them), the shared world or the kit's storage format changes."""
+        names = {t.__module__ for t in self.tables}
+        names |= {f.__module__ for f in (self._seed, *(v.apply for v in self.variants.values())) if f}
+        names |= {s.fn.__module__ for s in self.tools.values()}
+        sources = [inspect.getsource(sys.modules[n]) for n in sorted(names) if n in sys.modules]
+        shared = [inspect.getsource(m) for m in (world_module, geo_module)]  # every fill reads them
+        return hashlib.sha256("".join([KIT_VERSION, *sources, *shared]).encode()).hexdigest()[:12]
 
     # -- building state -----------------------------------------------------------------
     def create_schema(self, conn: sqlite3.Connection) -> None:
