@@ -56,7 +56,7 @@ def test_enough_tools_and_the_shell_state_writers():
 
 
 def test_medium_snapshot_has_the_sampler_pools(medium):
-    from servers.domains import filesystem as F
+    from servers.domains.filesystem import model as F
 
     def count(sql: str) -> int:
         return medium.execute(sql).fetchone()[0]
@@ -96,7 +96,7 @@ def test_persona_is_the_acting_unix_user(fs):
 
 def test_paths_render_relative_to_the_working_directory(fs):
     env, ep = fs
-    from servers.domains.filesystem import Node
+    from servers.domains.filesystem.model import Node
 
     project = first_project(ep)
     readme = node(ep, f"{HOME}/{project}/README.md")

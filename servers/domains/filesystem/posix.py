@@ -1,7 +1,7 @@
 """The POSIX engine of the filesystem domain: path resolution, permissions, modes and tree walks.
 
 Pure functions over a :class:`Db` and the ``nodes`` / ``users`` / ``group_members`` / ``volumes`` /
-``sessions`` tables of ``servers.domains.filesystem``. ``filesystem.py`` stays the readable
+``sessions`` tables of ``servers.domains.filesystem``. The filesystem package stays the readable
 description of the service; the rules that make paths and permission bits behave like a real
 kernel live here:
 

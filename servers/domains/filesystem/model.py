@@ -1,0 +1,169 @@
+"""The file system's tables (users, groups, volumes, nodes, archives, the shell session) and the sampler's conditions."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+from sqlalchemy import ForeignKey, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from servers.domains.filesystem import posix as P
+from servers.kit import Db, Domain
+
+filesystem = Domain(
+    "filesystem",
+    "A multi-user Unix-like file system used through a shell: cd, ls, cat, grep, find, mv, cp, rm, chmod, tar.",
+)
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+
+class Group(filesystem.Table):
+    """A Unix group, keyed by its name."""
+
+    __tablename__ = "groups"
+    __example__ = "staff"
+    id: Mapped[str] = mapped_column(primary_key=True)
+    gid: Mapped[int] = mapped_column(unique=True)
+
+
+class User(filesystem.Table):
+    """A Unix account, keyed by its user name (the world person's username)."""
+
+    __tablename__ = "users"
+    __example__ = "dwhitfield"
+    __hidden__ = ("password",)
+    __people__ = {"username": "id", "name": "full_name"}
+    id: Mapped[str] = mapped_column(primary_key=True)
+    full_name: Mapped[str]
+    uid: Mapped[int] = mapped_column(unique=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"))
+    home: Mapped[str]
+    shell: Mapped[str]
+    is_root: Mapped[bool]
+    password: Mapped[str]
+
+
+class GroupMember(filesystem.Table):
+    __tablename__ = "group_members"
+    __prefix__ = "GMB"
+    __noun__ = "group membership"
+    id: Mapped[str] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), index=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+
+
+class Volume(filesystem.Table):
+    """A mounted file system; its used space is the sum of its nodes' sizes."""
+
+    __tablename__ = "volumes"
+    __prefix__ = "VOL"
+    id: Mapped[str] = mapped_column(primary_key=True)
+    mount_path: Mapped[str] = mapped_column(unique=True)
+    device: Mapped[str]
+    fstype: Mapped[str]
+    capacity_kb: Mapped[int]
+    read_only: Mapped[bool]
+
+
+class Node(filesystem.Table):
+    """A file, directory or symbolic link. ``mode`` holds the octal bits (0o2775 = setgid rwxrwxr-x)."""
+
+    __tablename__ = "nodes"
+    __prefix__ = "NOD"
+    __noun__ = "file"
+    __table_args__ = (UniqueConstraint("parent_id", "name"),)
+    id: Mapped[str] = mapped_column(primary_key=True)
+    parent_id: Mapped[str | None] = mapped_column(ForeignKey("nodes.id"))
+    name: Mapped[str]
+    kind: Mapped[str]  # file / dir / symlink
+    owner_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"))
+    mode: Mapped[int]
+    size_bytes: Mapped[int]
+    content: Mapped[str | None]  # text; for binary files an opaque fingerprint of the bytes
+    is_binary: Mapped[bool]
+    target: Mapped[str | None]  # symlinks: the path they point to, as written
+    mtime: Mapped[str]
+    volume_id: Mapped[str] = mapped_column(ForeignKey("volumes.id"), index=True)
+
+    @staticmethod
+    def __render__(db: Db, key: str) -> str:
+        """The path the current shell would type for this node (relative under the cwd, ~/ under home)."""
+        return P.display(P.actor(db), P.abspath(db, key))
+
+
+class ArchiveMember(filesystem.Table):
+    """One entry stored in a ``.tar`` file."""
+
+    __tablename__ = "archive_members"
+    __prefix__ = "ARM"
+    id: Mapped[str] = mapped_column(primary_key=True)
+    archive_id: Mapped[str] = mapped_column(ForeignKey("nodes.id"), index=True)
+    rel_path: Mapped[str]
+    kind: Mapped[str]
+    mode: Mapped[int]
+    size_bytes: Mapped[int]
+    content: Mapped[str | None]
+    is_binary: Mapped[bool]
+    target: Mapped[str | None]
+    mtime: Mapped[str]
+
+
+class Session(filesystem.Table):
+    """The shell: who is acting, where, and with which umask. Directory ids are plain node ids."""
+
+    __tablename__ = "sessions"
+    __prefix__ = "SES"
+    id: Mapped[str] = mapped_column(primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    cwd_id: Mapped[str]
+    oldpwd_id: Mapped[str | None]
+    dir_stack: Mapped[str]  # comma-separated node ids, top of the stack first
+    umask: Mapped[int]
+
+
+# -- what good arguments look like (sampler conditions) ----------------------------------------------
+
+_ME = "(SELECT user_id FROM sessions)"
+_HERE = (
+    "id IN (WITH RECURSIVE t(id) AS (SELECT cwd_id FROM sessions UNION ALL "
+    "SELECT n.id FROM nodes n JOIN t ON n.parent_id = t.id) SELECT id FROM t)"
+)
+MINE_HERE = f"(owner_id = {_ME} OR {_ME} = 'root') AND {_HERE}"  # root may act on anything
+TEXT = f"kind = 'file' AND is_binary = 0 AND (mode & 256) != 0 AND {MINE_HERE}"
+WRITABLE_TEXT = f"kind = 'file' AND is_binary = 0 AND (mode & 384) = 384 AND {MINE_HERE}"
+CSV = f"{TEXT} AND name LIKE '%.csv'"
+READABLE = f"kind = 'file' AND (mode & 256) != 0 AND {MINE_HERE}"
+DIR = f"kind = 'dir' AND (mode & 448) = 448 AND {MINE_HERE}"
+SUBDIR = f"{DIR} AND id != (SELECT cwd_id FROM sessions)"
+EMPTY_DIR = f"{SUBDIR} AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = nodes.id)"
+ENTRY = f"kind IN ('file', 'symlink') AND {MINE_HERE}"
+MOVABLE = f"kind IN ('file', 'dir', 'symlink') AND id != (SELECT cwd_id FROM sessions) AND {MINE_HERE}"
+LINK = f"kind = 'symlink' AND {MINE_HERE}"
+ARCHIVE = f"id IN (SELECT archive_id FROM archive_members) AND (mode & 256) != 0 AND {MINE_HERE}"
+
+NewPath = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=4096,
+        description="A path that need not exist yet: absolute, from home (~/...) or relative to the working directory.",
+        examples=["notes/todo.txt", "~/Documents/summary.md", "backup", "../archive"],
+    ),
+]
+SourcePath = Annotated[str, Field(min_length=1, max_length=4096)]
+Text = Annotated[str, Field(max_length=100_000, examples=["meeting moved to 3pm", "TODO: update README"])]
+Mode = Annotated[
+    str,
+    Field(
+        pattern=r"^([0-7]{3,4}|[ugoa]*([+=-][rwxXst]*)+(,[ugoa]*([+=-][rwxXst]*)+)*)$",
+        max_length=40,
+        description="Octal (640, 2775) or symbolic (u+x, go-w, a=r, u=rw,go=r).",
+        examples=["644", "600", "u+x", "go-w"],
+    ),
+]
+Umask = Annotated[str, Field(pattern=r"^0?[0-7]{3}$", max_length=4, examples=["022", "077", "027"])]
+Lines = Annotated[int, Field(ge=1, le=1000, description="Number of lines (1-1000).")]
