@@ -33,8 +33,42 @@ from servers.kit import Db, Seeder
 
 @filesystem.seed
 def fill(s: Seeder) -> None:
+    """Eight world people (the persona first) and root on a three-volume machine, laid out part by
+    part in a fixed order (each part draws from the same seeded generators, so the order matters)."""
     people = s.world.pick_people(8)
     users = [p.username for p in people]
+    groups, user_rows, membership = _accounts(s, people, users)
+    _volumes(s)
+    t = _Tree(s, {"root": "root", **{u: u for u in users}})
+    _system(t)
+    _homes(s, t, people, users)
+    _etc(t, groups, user_rows, membership)
+    _var_log(s, t, users)
+    _srv_shared(s, t, membership["staff"])
+    _tmp(s, t, users)
+    _opt_data(s, t)
+    _mounts(s, t, users[0])
+    s.add(Node, t.rows)
+    s.add(ArchiveMember, ({"id": f"ARM-{i:06d}", **m} for i, m in enumerate(t.members, 1)))
+    s.add(
+        Session,
+        [
+            {
+                "id": "SES-000001",
+                "user_id": users[0],
+                "cwd_id": t.ids[f"/home/{users[0]}"],
+                "oldpwd_id": None,
+                "dir_stack": "",
+                "umask": 0o022,
+            }
+        ],
+    )
+
+
+def _accounts(
+    s: Seeder, people: list, users: list[str]
+) -> tuple[dict[str, int], list[dict], dict[str, list[str]]]:
+    """Groups, users (root and the eight people) and who belongs to which group."""
     groups = {"root": 0, "adm": 4, "shadow": 42, "staff": 50, "users": 100, "developers": 1100}
     for i, u in enumerate(users):
         groups[u] = 1000 + i
@@ -65,7 +99,6 @@ def fill(s: Seeder) -> None:
             }
         )
     s.add(User, user_rows)
-    persona = users[0]
     membership = {
         "staff": [users[0], users[1], users[2], users[4]],
         "developers": [users[0], users[2], users[3], users[6]],
@@ -79,6 +112,11 @@ def fill(s: Seeder) -> None:
             for i, (g, u) in enumerate(((g, u) for g in sorted(membership) for u in membership[g]), 1)
         ),
     )
+    return groups, user_rows, membership
+
+
+def _volumes(s: Seeder) -> None:
+    """The root disk, a read-only archive disk and a small USB stick."""
     s.add(
         Volume,
         [
@@ -108,8 +146,10 @@ def fill(s: Seeder) -> None:
             },
         ],
     )
-    primary = {"root": "root", **{u: u for u in users}}
-    t = _Tree(s, primary)
+
+
+def _system(t: _Tree) -> None:
+    """The top of the tree and root's home."""
     t.add("/", "dir", "root", 0o755)
     for d in ("/home", "/etc", "/var", "/var/log", "/srv", "/opt", "/opt/data", "/mnt"):
         t.dir(d, "root")
@@ -117,7 +157,9 @@ def fill(s: Seeder) -> None:
     t.file("/root/notes.txt", "root", "rotate backups monthly\nkernel upgrade scheduled\n", 0o600)
     t.file("/root/.bashrc", "root", "export PS1='# '\n", 0o600)
 
-    # homes: the persona's is the big one; two others are private, one has a group-readable ~/shared
+
+def _homes(s: Seeder, t: _Tree, people: list, users: list[str]) -> None:
+    """Homes: the persona's is the big one; two others are private, one has a group-readable ~/shared."""
     for i, p in enumerate(people):
         me = i == 0
         _home(
@@ -142,7 +184,9 @@ def fill(s: Seeder) -> None:
             group="staff",
         )
 
-    # /etc
+
+def _etc(t: _Tree, groups: dict[str, int], user_rows: list[dict], membership: dict[str, list[str]]) -> None:
+    """/etc: host files, passwd/group/shadow that agree with the users table, ssh, nginx, cron."""
     passwd = "".join(
         f"{u['id']}:x:{u['uid']}:{groups[u['group_id']]}:{u['full_name']}:{u['home']}:{u['shell']}\n"
         for u in user_rows
@@ -191,7 +235,9 @@ def fill(s: Seeder) -> None:
     t.dir("/etc/cron.d", "root")
     t.file("/etc/cron.d/backup", "root", "0 2 * * * root /usr/local/bin/backup --to /mnt/usb\n")
 
-    # /var/log
+
+def _var_log(s: Seeder, t: _Tree, users: list[str]) -> None:
+    """/var/log: timestamped application, access, system and auth logs, and a latest.log link."""
     lines = s.count(200, 3000, 3000)
     t.file("/var/log/app.log", "root", _log(s, lines), mtime=s.now.isoformat(timespec="seconds"))
     t.file("/var/log/app.log.1", "root", _log(s, lines // 6, days=10))
@@ -215,9 +261,10 @@ def fill(s: Seeder) -> None:
     t.dir("/var/log/nginx", "root")
     t.file("/var/log/nginx/error.log", "root", _log(s, s.count(20, 300, 300)))
 
-    # /srv/shared: setgid team directory of group staff
+
+def _srv_shared(s: Seeder, t: _Tree, staff: list[str]) -> None:
+    """/srv/shared: a setgid team directory of group staff."""
     t.dir("/srv/shared", "root", 0o2775, group="staff")
-    staff = membership["staff"]
     for sub in ("docs", "templates", "reports", "team-notes"):
         t.dir(f"/srv/shared/{sub}", s.pick(staff), 0o2775, group="staff")
         for i in range(s.count(2, 10, 100)):
@@ -230,7 +277,10 @@ def fill(s: Seeder) -> None:
             )
     t.tar("/srv/shared/templates.tar", "root", "/srv/shared/templates", "templates")
 
-    # /tmp: sticky, entries of many users
+
+def _tmp(s: Seeder, t: _Tree, users: list[str]) -> None:
+    """/tmp: sticky, with entries of many users."""
+    persona = users[0]
     t.dir("/tmp", "root", 0o1777)
     for i in range(s.count(24, 40, 300)):
         owner = s.pick(users[1:] + ["root"]) if s.chance(0.75) else persona
@@ -244,13 +294,17 @@ def fill(s: Seeder) -> None:
     t.dir(f"/tmp/{persona}-work", persona, 0o700)
     t.file(f"/tmp/{persona}-work/draft.txt", persona, "half-finished draft\n")
 
-    # /opt/data: CSV datasets with duplicates and unsorted rows
+
+def _opt_data(s: Seeder, t: _Tree) -> None:
+    """/opt/data: CSV datasets with duplicates and unsorted rows."""
     t.file("/opt/data/README.md", "root", "Datasets refreshed weekly. CSVs have a header row.\n")
     for i in range(s.count(10, 16, 200)):
         kind = ("sales", "people", "services")[i % 3]
         t.file(f"/opt/data/{kind}-{i:02d}.csv", "root", _csv(s, kind, s.count(30, 120, 60)))
 
-    # /mnt/archive: read-only volume with old projects; /mnt/usb: a nearly full stick
+
+def _mounts(s: Seeder, t: _Tree, persona: str) -> None:
+    """/mnt/archive: a read-only volume of old projects; /mnt/usb: a nearly full stick."""
     t.dir("/mnt/archive", "root", volume=ARCHIVE_VOL)
     t.dir("/mnt/archive/old-projects", "root")
     for i in range(s.count(1, 4, 40)):
@@ -271,22 +325,6 @@ def fill(s: Seeder) -> None:
         used, k = used + size, k + 1
     t.blob(f"/mnt/usb/backups/photos-{k:03d}.zip", persona, max(1, target - used - 200))
     t.file("/mnt/usb/backups/README.txt", persona, "Copies of ~/Photos. Keep free space above 2 MB.\n")
-
-    s.add(Node, t.rows)
-    s.add(ArchiveMember, ({"id": f"ARM-{i:06d}", **m} for i, m in enumerate(t.members, 1)))
-    s.add(
-        Session,
-        [
-            {
-                "id": "SES-000001",
-                "user_id": persona,
-                "cwd_id": t.ids[f"/home/{persona}"],
-                "oldpwd_id": None,
-                "dir_stack": "",
-                "umask": 0o022,
-            }
-        ],
-    )
 
 
 @filesystem.variant("in_project")
