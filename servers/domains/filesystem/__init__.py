@@ -27,17 +27,17 @@ read-only volume):
 Reads never change anything (no access times, no history).
 """
 
-from servers.domains.filesystem import (  # noqa: F401  (their decorators register the seed, variants and tools)
-    archives,
-    content,
-    copying,
-    editing,
-    looking,
-    reading,
-    rules,
-    seed,
-    shell,
-)
+# isort: off
+# The seed and the tool modules register themselves, tools in the order agents are shown them.
+from servers.domains.filesystem import seed  # noqa: F401
+from servers.domains.filesystem import shell  # noqa: F401
+from servers.domains.filesystem import looking  # noqa: F401
+from servers.domains.filesystem import reading  # noqa: F401
+from servers.domains.filesystem import editing  # noqa: F401
+from servers.domains.filesystem import copying  # noqa: F401
+from servers.domains.filesystem import archives  # noqa: F401
+
+# isort: on
 from servers.domains.filesystem.model import filesystem
 
 __all__ = ["filesystem"]

@@ -37,17 +37,15 @@ Rules the service enforces:
 Fills and cash movements are append-only ledgers.
 """
 
-from servers.domains.trading import (  # noqa: F401  (their decorators register the seed, variants and tools)
-    account,
-    activity,
-    listings,
-    market,
-    matching,
-    orders,
-    rules,
-    seed,
-    watchlist,
-)
+# isort: off
+# The seed and the tool modules register themselves, tools in the order agents are shown them.
+from servers.domains.trading import seed  # noqa: F401
+from servers.domains.trading import account  # noqa: F401
+from servers.domains.trading import market  # noqa: F401
+from servers.domains.trading import orders  # noqa: F401
+from servers.domains.trading import watchlist  # noqa: F401
+
+# isort: on
 from servers.domains.trading.model import trading
 
 __all__ = ["trading"]

@@ -39,7 +39,14 @@ Every successful command appends a row to the append-only ``command_log``; a ref
 changes nothing, so the log is a faithful history of what was actually done.
 """
 
-from servers.domains.vehicle import care, comfort, driving, rules, seed  # noqa: F401  (their decorators register the seed, variants and tools)
+# isort: off
+# The seed and the tool modules register themselves, tools in the order agents are shown them.
+from servers.domains.vehicle import seed  # noqa: F401
+from servers.domains.vehicle import driving  # noqa: F401
+from servers.domains.vehicle import comfort  # noqa: F401
+from servers.domains.vehicle import care  # noqa: F401
+
+# isort: on
 from servers.domains.vehicle.model import vehicle
 
 __all__ = ["vehicle"]
