@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from servers.domains.trading.model import (
     MARKET_BUFFER,
     OPEN,
@@ -36,6 +38,41 @@ from servers.kit import (
 # -- the matching engine ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Ticket:
+    """An order as submitted: who, what, how, and the order it replaces (if any)."""
+
+    account: dict
+    ins: dict
+    side: str
+    qty: float
+    type_: str
+    tif: str
+    limit_price: float | None
+    stop_price: float | None
+    replaces: dict | None
+
+    @property
+    def sym(self) -> str:
+        return self.ins["id"]
+
+    @property
+    def exclude(self) -> str | None:
+        """The replaced order, whose holds no longer count against this one."""
+        return self.replaces["id"] if self.replaces else None
+
+
+@dataclass(frozen=True)
+class _Route:
+    """Where the order goes now: the venue's state and whether it trades at once."""
+
+    ex: dict
+    venue: dict
+    triggered: bool
+    effective: str  # market | limit | resting_stop
+    executes: bool
+
+
 def _submit(
     db: Db,
     account: dict,
@@ -49,9 +86,22 @@ def _submit(
     replaces: dict | None = None,
 ) -> dict:
     """Check an order against every rule, then match it against the book. Raises before writing."""
-    ins = _instrument(db, symbol)
-    sym = ins["id"]
-    exclude = replaces["id"] if replaces else None
+    t = _Ticket(account, _instrument(db, symbol), side, qty, type_, tif, limit_price, stop_price, replaces)
+    _check_shape(t)
+    route = _route(db, t)
+    _check_means(db, t)
+    _check_wash_trade(db, t, route)
+    day_trade = _day_trade(db, t, route)
+    plan = _plan_fills(db, t, route) if route.executes else []
+    order_id, status = _record(db, t, route, plan, day_trade)
+    return _describe(db, t, route, order_id, status)
+
+
+def _check_shape(t: _Ticket) -> None:
+    """The order makes sense on its own: a tradable symbol, prices that fit the type, whole shares
+    unless fractionable, no price far from the market."""
+    account, ins, sym, qty, type_, tif = t.account, t.ins, t.sym, t.qty, t.type_, t.tif
+    limit_price, stop_price = t.limit_price, t.stop_price
     if not ins["tradable"]:
         raise ToolError(f"{sym} ({ins['name']}) is not tradable here; quotes are shown for information only")
     if account["status"] == "closed":
@@ -82,7 +132,11 @@ def _submit(
                 f"{label} {_m(price)} is more than 10% away from {sym}'s last price {_m(ins['last'])}; "
                 f"this looks like a typo (allowed: {_m(ins['last'] * 0.9)} to {_m(ins['last'] * 1.1)})"
             )
-    # venue state
+
+
+def _route(db: Db, t: _Ticket) -> _Route:
+    """Venue state: halted or closed venues refuse orders that must trade now; stops trigger or rest."""
+    ins, sym, side, type_, tif, stop_price = t.ins, t.sym, t.side, t.type_, t.tif, t.stop_price
     ex, venue = _venue_of(db, ins)
     if ins["halted"] and (type_ in ("market", "stop") or tif in ("ioc", "fok")):
         raise ToolError(
@@ -101,7 +155,14 @@ def _submit(
         triggered = live and (ins["last"] >= stop_price if side == "buy" else ins["last"] <= stop_price)
         effective = ("market" if type_ == "stop" else "limit") if triggered else "resting_stop"
     executes = live and effective in ("market", "limit")
-    # what the account can do
+    return _Route(ex, venue, triggered, effective, executes)
+
+
+def _check_means(db: Db, t: _Ticket) -> None:
+    """What the account can do: restricted accounts only reduce, buys fit buying power, sells fit the
+    position (or a margin account's short-selling power)."""
+    account, ins, sym, side, qty, type_ = t.account, t.ins, t.sym, t.side, t.qty, t.type_
+    limit_price, stop_price, exclude = t.limit_price, t.stop_price, t.exclude
     pos = _position_qty(db, account["id"], sym)
     funds = _funds(db, account, exclude)
     if account["status"] == "restricted":
@@ -116,7 +177,6 @@ def _submit(
                 f"account {account['id']} is restricted: it may only reduce positions; you hold {_q(pos)} {sym}, "
                 f"so at most {_q(can)} can be {'sold' if side == 'sell' else 'bought back'}"
             )
-    asks = "ask" if side == "buy" else "bid"
     if side == "buy":
         top = ins["ask"] or ins["last"]
         if type_ in ("limit", "stop_limit"):
@@ -151,7 +211,19 @@ def _submit(
                     f"buying power is {_m(funds['power'])} ({funds['why']}); "
                     f"shortfall {_m(collateral - funds['power'])}"
                 )
-    # wash trades: an own opposite order this one could trade against
+
+
+def _check_wash_trade(db: Db, t: _Ticket, route: _Route) -> None:
+    """An own opposite open order this one could trade against is refused."""
+    account, sym, side, type_, limit_price, exclude = (
+        t.account,
+        t.sym,
+        t.side,
+        t.type_,
+        t.limit_price,
+        t.exclude,
+    )
+    effective = route.effective
     price_mine = limit_price if effective == "limit" or type_ in ("limit", "stop_limit") else None
     for o in db.all(
         f"SELECT * FROM orders WHERE account_id = ? AND symbol = ? AND side != ? AND status IN {OPEN_SQL} "
@@ -169,7 +241,12 @@ def _submit(
                 f"potential wash trade: your open {o['side']} order {o['id']} ({_q(o['qty'] - o['filled_qty'])} "
                 f"{sym} at limit {_m(o['limit_price'])}) could trade against this {side}; cancel or replace it first"
             )
-    # pattern day trader
+
+
+def _day_trade(db: Db, t: _Ticket, route: _Route) -> bool:
+    """Whether this order is a day trade; a margin account under the equity floor with three already
+    is refused a fourth (pattern day trader)."""
+    account, sym, side, executes = t.account, t.sym, t.side, route.executes
     day_trade = executes and bool(
         db.scalar(
             "SELECT count(*) FROM fills WHERE account_id = ? AND symbol = ? AND side != ? AND substr(at, 1, 10) = ?",
@@ -189,43 +266,63 @@ def _submit(
                 f"{'sold' if side == 'buy' else 'bought'} today). Trade it tomorrow or bring equity above "
                 f"{_m(PDT_EQUITY)}"
             )
-    # plan the fills
+    return day_trade
+
+
+def _plan_fills(db: Db, t: _Ticket, route: _Route) -> list[tuple[dict, float]]:
+    """The book levels an executing order takes, best price first; fill-or-kill must fill in full."""
+    sym, side, qty, tif, limit_price, effective = t.sym, t.side, t.qty, t.tif, t.limit_price, route.effective
+    asks = "ask" if side == "buy" else "bid"
     plan: list[tuple[dict, float]] = []
-    if executes:
-        order_by = "price ASC" if side == "buy" else "price DESC"
-        left = qty
-        for lvl in db.all(
-            f"SELECT * FROM book_levels WHERE symbol = ? AND side = ? AND size > 0 ORDER BY {order_by}, id",
-            sym,
-            asks,
+    order_by = "price ASC" if side == "buy" else "price DESC"
+    left = qty
+    for lvl in db.all(
+        f"SELECT * FROM book_levels WHERE symbol = ? AND side = ? AND size > 0 ORDER BY {order_by}, id",
+        sym,
+        asks,
+    ):
+        if left <= 0:
+            break
+        if effective == "limit" and (
+            lvl["price"] > limit_price if side == "buy" else lvl["price"] < limit_price
         ):
-            if left <= 0:
-                break
-            if effective == "limit" and (
-                lvl["price"] > limit_price if side == "buy" else lvl["price"] < limit_price
-            ):
-                break
-            take = round(min(lvl["size"], left), 4)
-            if take <= 0:
-                continue
-            plan.append((lvl, take))
-            left = round(left - take, 4)
-        filled = round(qty - left, 4)
-        if tif == "fok" and filled < qty:
-            at = (
-                f" at or {'below' if side == 'buy' else 'above'} {_m(limit_price)}"
-                if effective == "limit"
-                else ""
-            )
-            raise ToolError(
-                f"fill-or-kill order cannot be filled in full: only {_q(filled)} {sym} is offered{at} right now, "
-                f"the order is for {_q(qty)}"
-            )
-        if effective == "market" and not plan:
-            raise ToolError(
-                f"nobody is {'selling' if side == 'buy' else 'buying'} {sym} right now; the book side is empty"
-            )
-    # -- writes from here on ----------------------------------------------------------------
+            break
+        take = round(min(lvl["size"], left), 4)
+        if take <= 0:
+            continue
+        plan.append((lvl, take))
+        left = round(left - take, 4)
+    filled = round(qty - left, 4)
+    if tif == "fok" and filled < qty:
+        at = (
+            f" at or {'below' if side == 'buy' else 'above'} {_m(limit_price)}"
+            if effective == "limit"
+            else ""
+        )
+        raise ToolError(
+            f"fill-or-kill order cannot be filled in full: only {_q(filled)} {sym} is offered{at} right now, "
+            f"the order is for {_q(qty)}"
+        )
+    if effective == "market" and not plan:
+        raise ToolError(
+            f"nobody is {'selling' if side == 'buy' else 'buying'} {sym} right now; the book side is empty"
+        )
+    return plan
+
+
+def _record(
+    db: Db, t: _Ticket, route: _Route, plan: list[tuple[dict, float]], day_trade: bool
+) -> tuple[str, str]:
+    """The writes: the order row, the replaced order, book levels taken, fills, cash, position, quote."""
+    account, ins, sym, side, qty, tif = t.account, t.ins, t.sym, t.side, t.qty, t.tif
+    type_, limit_price, stop_price, exclude, replaces = (
+        t.type_,
+        t.limit_price,
+        t.stop_price,
+        t.exclude,
+        t.replaces,
+    )
+    triggered, effective = route.triggered, route.effective
     stamp = db.stamp()
     filled = round(sum(t for _, t in plan), 4)
     cost = sum(t * lvl["price"] for lvl, t in plan)
@@ -302,6 +399,13 @@ def _submit(
             bid=best["bid"],
             ask=best["ask"],
         )
+    return order_id, status
+
+
+def _describe(db: Db, t: _Ticket, route: _Route, order_id: str, status: str) -> dict:
+    """The order as the agent sees it, with fills, cash after, and why it rests if it does."""
+    account, ins, sym, stop_price = t.account, t.ins, t.sym, t.stop_price
+    ex, venue, effective, executes = route.ex, route.venue, route.effective, route.executes
     out = _with_fills(db, db.get(Order, order_id))
     out["cash_after"] = db.get(Account, account["id"])["cash"]
     if status == "new" and not executes:
