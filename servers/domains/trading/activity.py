@@ -13,21 +13,49 @@ from servers.kit import (
 
 def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> None:
     """Positions, orders in every status (open ones within the account's means), fills,
-    cash movements, watchlists and alerts."""
-    tradable = [i for i in instruments if i["tradable"]]
-    liquid = [i for i in tradable if not i["halted"] and i["exchange_id"] != "XTKS-SIM"]
-    tokyo = [i for i in tradable if i["exchange_id"] == "XTKS-SIM"]
-    by_symbol = {i["id"]: i for i in instruments}
-    positions, orders, fills, moves, watch, alerts = [], [], [], [], [], []
-    today = s.now.date().isoformat()
-    n_order = {"n": 0}
+    cash movements, watchlists and alerts, account by account."""
+    act = _Activity(s, instruments)
+    for n, acct in enumerate(accounts):
+        if acct["status"] == "closed":
+            continue
+        persona = n == 0
+        held = act.positions_of(acct, persona)
+        n_orders = 30 if persona else s.rng.randint(3, 20)
+        n_open = 10 if persona else max(1, round(n_orders * s.rng.uniform(0.25, 0.45)))
+        act.open_orders(acct, persona, held, n_open)
+        act.history(acct, n_orders - n_open)
+        act.cash_movements(acct)
+        act.watchlist_and_alerts(acct, persona)
+    act.write()
 
+
+class _Activity:
+    """The rows being built, the instrument pools they draw from, and how an order and its fills
+    are written. Every draw goes through the one seeder in a fixed order, so the bytes are stable."""
+
+    def __init__(self, s: Seeder, instruments: list[dict]) -> None:
+        self.s = s
+        self.tradable = [i for i in instruments if i["tradable"]]
+        self.liquid = [i for i in self.tradable if not i["halted"] and i["exchange_id"] != "XTKS-SIM"]
+        self.tokyo = [i for i in self.tradable if i["exchange_id"] == "XTKS-SIM"]
+        self.by_symbol = {i["id"]: i for i in instruments}
+        self.positions: list[dict] = []
+        self.orders: list[dict] = []
+        self.fills: list[dict] = []
+        self.moves: list[dict] = []
+        self.watch: list[dict] = []
+        self.alerts: list[dict] = []
+        self.today = s.now.date().isoformat()
+        self.n_order = {"n": 0}
+
+    @staticmethod
     def qty_for(ins: dict, value: float) -> float:
         if ins["asset_class"] == "crypto":
             return max(0.0001, round(value / ins["last"], 4))
         return float(max(1, int(value / ins["last"])))
 
-    def order(acct: dict, ins: dict, **kw) -> dict:
+    def order(self, acct: dict, ins: dict, **kw) -> dict:
+        n_order, today, orders = self.n_order, self.today, self.orders
         n_order["n"] += 1
         row = {
             "id": f"ORD-{n_order['n']:06d}",
@@ -53,7 +81,8 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
         orders.append(row)
         return row
 
-    def add_fills(o: dict, qty: float, ref_price: float) -> None:
+    def add_fills(self, o: dict, qty: float, ref_price: float) -> None:
+        s, fills = self.s, self.fills
         parts = 1 if qty < 2 or s.chance(0.6) else 2
         done, cost = 0.0, 0.0
         at = datetime.fromisoformat(o["created_at"])
@@ -88,12 +117,11 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
         o["avg_fill_price"] = round(cost / done, 4) if done else None
         o["updated_at"] = at.isoformat(timespec="seconds")
 
-    for n, acct in enumerate(accounts):
-        persona = n == 0
+    def positions_of(self, acct: dict, persona: bool) -> dict[str, float]:
+        """Holdings (a few short on margin accounts); returns what each long position can still sell."""
+        s, tradable, liquid, tokyo = self.s, self.tradable, self.liquid, self.tokyo
+        positions, qty_for = self.positions, self.qty_for
         held: dict[str, float] = {}
-        if acct["status"] == "closed":
-            continue
-        # positions
         n_pos = 15 if persona else s.rng.randint(0, 12)
         pool = liquid[:] if persona else tradable
         picks = s.rng.sample(pool, min(n_pos, len(pool)))
@@ -116,9 +144,12 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
             )
             if not short:
                 held[ins["id"]] = q
-        # open orders: buys rest under the bid and fit in 40% of the cash; sells rest over the ask
-        n_orders = 30 if persona else s.rng.randint(3, 20)
-        n_open = 10 if persona else max(1, round(n_orders * s.rng.uniform(0.25, 0.45)))
+        return held
+
+    def open_orders(self, acct: dict, persona: bool, held: dict[str, float], n_open: int) -> None:
+        """Open orders: buys rest under the bid and fit in 40% of the cash; sells rest over the ask."""
+        s, tradable, liquid, by_symbol = self.s, self.tradable, self.liquid, self.by_symbol
+        order, add_fills, qty_for = self.order, self.add_fills, self.qty_for
         budget = acct["cash"] * 0.4
         for _ in range(n_open):
             ins = s.pick(liquid if persona else tradable)
@@ -178,9 +209,13 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
             if s.chance(0.25) and q >= 2:  # partly filled earlier, when the price dipped
                 add_fills(o, float(int(q / 2)) if ins["asset_class"] != "crypto" else round(q / 2, 4), limit)
                 o["status"] = "partially_filled"
-        # history: every other status
+
+    def history(self, acct: dict, n: int) -> None:
+        """Past orders in every other status, with their fills, replacements and reasons."""
+        s, tradable, liquid, today = self.s, self.tradable, self.liquid, self.today
+        order, add_fills, qty_for = self.order, self.add_fills, self.qty_for
         day_trader = acct["kind"] == "margin" and acct["day_trade_count"] >= 3
-        for k in range(n_orders - n_open):
+        for k in range(n):
             ins = s.pick(tradable)
             status = s.pick(["filled"] * 9 + ["canceled"] * 4 + ["expired"] * 2 + ["rejected", "replaced"])
             side = s.pick(["buy", "sell"])
@@ -236,7 +271,10 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
                 )
                 if successor["status"] == "filled":
                     add_fills(successor, q, ref)
-        # cash movements over the last 90 days
+
+    def cash_movements(self, acct: dict) -> None:
+        """Deposits, withdrawals, dividends and fees over the last 90 days."""
+        s, tradable, moves = self.s, self.tradable, self.moves
         for _ in range(s.rng.randint(1, 6)):
             kind = s.pick(["deposit"] * 5 + ["withdrawal"] * 2 + ["dividend"] * 2 + ["fee"])
             amount = {
@@ -261,7 +299,9 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
                     "at": s.moment_offset(-90, -1),
                 }
             )
-        # watchlist and alerts
+
+    def watchlist_and_alerts(self, acct: dict, persona: bool) -> None:
+        s, tradable, watch, alerts = self.s, self.tradable, self.watch, self.alerts
         for ins in s.rng.sample(tradable, 10 if persona else s.rng.randint(0, 10)):
             watch.append(
                 {
@@ -285,9 +325,13 @@ def _seed_activity(s: Seeder, accounts: list[dict], instruments: list[dict]) -> 
                     "created_at": s.moment_offset(-60, -1),
                 }
             )
-    s.add(Position, positions)
-    s.add(Order, sorted(orders, key=lambda o: o["id"]))
-    s.add(Fill, fills)
-    s.add(CashMovement, sorted(moves, key=lambda m: m["id"]))
-    s.add(WatchlistItem, watch)
-    s.add(PriceAlert, alerts)
+
+    def write(self) -> None:
+        s, positions, orders, fills = self.s, self.positions, self.orders, self.fills
+        moves, watch, alerts = self.moves, self.watch, self.alerts
+        s.add(Position, positions)
+        s.add(Order, sorted(orders, key=lambda o: o["id"]))
+        s.add(Fill, fills)
+        s.add(CashMovement, sorted(moves, key=lambda m: m["id"]))
+        s.add(WatchlistItem, watch)
+        s.add(PriceAlert, alerts)
