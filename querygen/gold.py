@@ -43,7 +43,7 @@ class Step:
     template: str | None
     args: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Origin] = field(default_factory=dict)
-    keys: dict[str, Any] = field(default_factory=dict)  # row keys behind path or list arguments
+    keys: dict[str, Any] = field(default_factory=dict)  # the row key behind each path argument
     ok: bool = False
     result: Any = None
     error: str | None = None
@@ -213,30 +213,14 @@ class GoldBuilder:
                 keys = self._many(conn, spec, p, step, rng, context, attempt)
                 if not keys:
                     return None
-                step.args[p.name], step.keys[p.name] = list(keys), list(keys)
+                step.args[p.name] = keys
                 step.origin[p.name] = self._seen_in(keys[0], p.ref.table_name, steps)
             elif p.ref:
-                exclude = [
-                    k for q, k in self._ref_keys(step).items() if _ref_table(spec, q) == p.ref.table_name
-                ]
-                got = self._flow(conn, spec, p.name, p.ref.table_name, p.ref.where, j, steps, exclude, rng)
-                if got is not None:
-                    origin, value = Origin("flow", got[0]), got[1]
-                else:
-                    near = self._call_context(spec, self._ref_keys(step), context)
-                    value = self.sampler.pick(
-                        conn,
-                        p.ref.table_name,
-                        p.ref.where,
-                        rng,
-                        context=near,
-                        exclude=exclude,
-                        rotate=attempt,
-                    )
-                    if value is None:
-                        return None
-                    origin = self._seen_in(value, p.ref.table_name, steps)
-                step.args[p.name], step.origin[p.name] = p.ref.render(conn, value), origin
+                found = self._one(conn, spec, p, step, j, steps, rng, context, attempt)
+                if found is None:
+                    return None
+                value, step.origin[p.name] = found
+                step.args[p.name] = p.ref.render(conn, value)
                 if p.ref.path:
                     step.keys[p.name] = value
             else:
@@ -245,6 +229,31 @@ class GoldBuilder:
                 step.args[p.name], step.origin[p.name] = value, Origin("user")
         step.args = {p.name: step.args[p.name] for p in spec.params if p.name in step.args}
         return step
+
+    def _one(
+        self,
+        conn: Any,
+        spec: ToolSpec,
+        p: Any,
+        step: Step,
+        j: int,
+        steps: list[Step],
+        rng: random.Random,
+        context: dict[str, list[str]],
+        attempt: int,
+    ) -> tuple[str, Origin] | None:
+        """The row key for one entity argument: from an earlier output (dataflow) if one holds a valid
+        row, else sampled near the story; None when no row satisfies the condition."""
+        table = p.ref.table_name
+        exclude = [k for q, k in self._ref_keys(step).items() if _ref_table(spec, q) == table]
+        got = self._flow(conn, spec, p.name, table, p.ref.where, j, steps, exclude, rng)
+        if got is not None:
+            return got[1], Origin("flow", got[0])
+        near = self._call_context(spec, self._ref_keys(step), context)
+        value = self.sampler.pick(
+            conn, table, p.ref.where, rng, context=near, exclude=exclude, rotate=attempt
+        )
+        return None if value is None else (value, self._seen_in(value, table, steps))
 
     @staticmethod
     def _ref_keys(step: Step) -> dict[str, Any]:
@@ -349,7 +358,7 @@ def dependencies(steps: Sequence[Step], ids: IdIndex) -> list[tuple[int, int]]:
     touched = []
     for s in steps:
         ents = {v for vs in ids.ids_in(s.args).values() for v in vs}
-        ents |= {k for v in s.keys.values() for k in (v if isinstance(v, list) else [v])}
+        ents |= set(s.keys.values())  # the rows behind path arguments
         ents |= {v for vs in s.produced(ids).values() for v in vs}
         tables = set(s.spec.consumes) | set(s.spec.writes) | set(s.spec.needs)
         if s.spec.returns:
