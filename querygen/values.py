@@ -96,6 +96,11 @@ def _reshape(value: str, rng: random.Random) -> str:
     return "".join(out)
 
 
+def _secret_columns(hidden: Sequence[str], param: str) -> list[str]:
+    """Hidden columns a secret parameter confirms: ``pin`` for ``pin``, ``pin`` for ``current_pin``."""
+    return [h for h in hidden if h == param or h in param]
+
+
 def list_length(p: Param, rng: random.Random) -> int:
     """How many items a request names: one to three, within the parameter's own bounds."""
     low = int(p.constraints.get("minItems", 1)) or 1
@@ -206,9 +211,7 @@ class ValueMaker:
                     continue
                 table = q.ref.table_name
                 hidden = self.rel.hidden.get(table, ())
-                match = [h for h in hidden if h == p.name or h in p.name] or (
-                    list(hidden) if len(hidden) == 1 else []
-                )
+                match = _secret_columns(hidden, p.name) or (list(hidden) if len(hidden) == 1 else [])
                 if match:
                     value = self.sampler.cell(conn, table, args[q.name], match[0])
                     if value is not None:
@@ -230,7 +233,7 @@ class ValueMaker:
         """``login(username, password)``: the hidden secret of the row another argument names
         (a table with a hidden column like ``password`` and a visible one like ``username``)."""
         for table, hidden in self.rel.hidden.items():
-            match = [h for h in hidden if h == p.name or h in p.name]
+            match = _secret_columns(hidden, p.name)
             if not match:
                 continue
             for other, value in args.items():
@@ -440,10 +443,7 @@ class ValueMaker:
         element = p.element()
         out: list[Any] = []
         for _ in range(4 * n):
-            if element.json_type == "string":
-                v = self._string(spec, element, args, conn, rng, context)
-            else:
-                v = self.fill(spec, element, args, conn, rng, context=context)
+            v = self.fill(spec, element, args, conn, rng, context=context)
             if v not in out:
                 out.append(v)
             if len(out) >= n:
