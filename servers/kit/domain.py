@@ -59,10 +59,11 @@ class Domain:
         self._seed: Callable[[Seeder], None] | None = None
         self._finalized = False
         self.variants: dict[str, Variant] = {}
+        self._version: str | None = None
 
     # -- declarations -----------------------------------------------------------
     def seed(self, fn: Callable[[Seeder], None]) -> Callable[[Seeder], None]:
-        self._seed = fn
+        self._seed, self._version = fn, None
         return fn
 
     def variant(
@@ -84,7 +85,7 @@ class Domain:
             doc = inspect.cleandoc(fn.__doc__ or "").split("\n")[0]
             if not doc:
                 raise TypeError(f"variant {name}: the function needs a docstring saying what it sets up")
-            self.variants[name] = Variant(name, doc, fn, first)
+            self.variants[name], self._version = Variant(name, doc, fn, first), None
             return fn
 
         return register
@@ -132,7 +133,7 @@ class Domain:
                 raise ValueError(f"{self.name} already has a tool named {spec.name!r}")
             for template in spec.says:
                 _check_template(spec, template)
-            self._tools[spec.name] = spec
+            self._tools[spec.name], self._version = spec, None
             return fn
 
         return register
@@ -177,13 +178,17 @@ class Domain:
     @property
     def version(self) -> str:
         """Changes whenever any module of the domain (tables, seed, variants, tools: one file or a
-        package of them), the shared world or the kit's storage format changes."""
+        package of them), the shared world or the kit's storage format changes. Read once per
+        process: every episode that opens a variant asks for it."""
+        if self._version is not None:
+            return self._version
         names = {t.__module__ for t in self.tables}
         names |= {f.__module__ for f in (self._seed, *(v.apply for v in self.variants.values())) if f}
         names |= {s.fn.__module__ for s in self.tools.values()}
         sources = [inspect.getsource(sys.modules[n]) for n in sorted(names) if n in sys.modules]
         shared = [inspect.getsource(m) for m in (world_module, geo_module)]  # every fill reads them
-        return hashlib.sha256("".join([KIT_VERSION, *sources, *shared]).encode()).hexdigest()[:12]
+        self._version = hashlib.sha256("".join([KIT_VERSION, *sources, *shared]).encode()).hexdigest()[:12]
+        return self._version
 
     # -- building state -----------------------------------------------------------------
     def create_schema(self, conn: sqlite3.Connection) -> None:
