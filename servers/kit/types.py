@@ -9,6 +9,7 @@ give every domain the same money, date and text rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any
@@ -133,26 +134,23 @@ Quantity = Annotated[int, Field(ge=1, le=1000, description="Number of units.")]
 Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]
 
 
-def _real_day(value: str) -> str:
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{value} is not a real calendar date") from None
-    return value
+def _real(parse: Callable[[str], Any], what: str) -> AfterValidator:
+    """The pattern says the shape; this says the day exists (no 2026-02-30, no 25:00)."""
 
+    def check(value: str) -> str:
+        try:
+            parse(value)
+        except ValueError:
+            raise ValueError(f"{value} is not a real {what}") from None
+        return value
 
-def _real_moment(value: str) -> str:
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{value} is not a real date and time") from None
-    return value
+    return AfterValidator(check)
 
 
 Day = Annotated[
     str,
     Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="A calendar date, YYYY-MM-DD.", max_length=10),
-    AfterValidator(_real_day),
+    _real(date.fromisoformat, "calendar date"),
 ]
 # Local wall-clock time of the acting user unless an offset is given.
 Moment = Annotated[
@@ -162,7 +160,7 @@ Moment = Annotated[
         description="A date and time, YYYY-MM-DDTHH:MM (local time), e.g. 2026-06-02T14:30.",
         max_length=25,
     ),
-    AfterValidator(_real_moment),
+    _real(datetime.fromisoformat, "date and time"),
 ]
 # [0-9], not \d: pydantic's regex engine counts other scripts' digits as \d.
 Month = Annotated[
