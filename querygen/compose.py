@@ -10,9 +10,11 @@ gates.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from querygen.answers import Reported, answer
 from querygen.gold import GoldBuilder, IdIndex, Step, dependencies
 from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import Offer, ToolOffer, out_of_scope
@@ -25,7 +27,7 @@ from querygen.phrasing import (
     Persona,
 )
 from querygen.probe import StateProbe
-from querygen.render import Renderer, human, noun
+from querygen.render import Renderer, is_money, noun
 from querygen.sampler import tables_of
 from querygen.task import GoldCall, Task, Turn
 from querygen.values import ValueMaker
@@ -56,6 +58,20 @@ class Shape:
 
 def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
+
+
+def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:
+    """``value`` is what the previous request was about: "that account" can only mean it."""
+    table = ids.table(value)
+    shown = step.produced(ids).get(table, []) if table else []
+    return value in step.args.values() or shown == [value]
+
+
+def _first_clause(description: str) -> str:
+    """What a tool does, as a verb phrase: its description up to the first clause break
+    (the rest states constraints, which no assistant reads out: "within its daily limit")."""
+    action = re.split(r"[.,;:(]| - ", description, maxsplit=1)[0].strip()
+    return action[:1].lower() + action[1:]
 
 
 def _split(rng: random.Random, length: int, turns: int) -> list[int]:
@@ -93,14 +109,19 @@ class Composer:
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
         persona = kit.renderer.persona(rng)
-        owner = self._owner(domain, steps)
+        scene = kit.builder.scene
         gap = self._gap(kit, steps, rng) if shape.level == "missing_required" else None
         level = shape.level if gap else ("complete" if shape.level == "missing_required" else shape.level)
-        texts, anchors = self._render(kit, steps, created, rng, level, persona, owner, gap)
+        self._steps = steps
+        rendered = self._render(kit, steps, created, rng, level, persona, scene, gap)
+        if rendered is None:
+            return None  # a value found by one call could only be said by quoting it: a leak
+        texts, anchors = rendered
         if gap and any(gap[2].lower() in t.lower() for t in texts):
             return None  # the "missing" value is still said somewhere; not a real clarification
-        turn_list = self._turns(kit, steps, texts, gap, rng)
+        turn_list = self._turns(kit, steps, texts, gap, created, diff, rng)
         offer = self.offerer.offer(domain, rng)
+        actor = {"table": kit.builder.namer.person, "id": scene.actor} if scene and scene.actor else None
         return self._task(
             domain,
             "clarify" if gap else "tool",
@@ -121,6 +142,9 @@ class Composer:
                     for k, o in s.origin.items()
                     if o.kind == "flow"
                 ],
+                "roles": [s.role for s in steps],
+                "references": [r.as_dict(j, k) for j, s in enumerate(steps) for k, r in s.refs.items()],
+                **({"actor": actor} if actor else {}),
                 **({"missing": {"call": gap[0], "param": gap[1]}} if gap else {}),
             },
         )
@@ -143,47 +167,37 @@ class Composer:
                         out.add(v)
         return out
 
-    def _owner(self, domain: str, steps: list[Step]) -> str | None:
-        """The name of the person the story is about, when a step takes them by their own noun."""
-        kit = self.kits[domain]
-        for s in steps:
-            if (
-                s.spec.read_only
-                and s.spec.returns
-                and any(p.ref and p.ref.table_name == s.spec.returns for p in s.spec.params)
-            ):
-                continue  # "This is Ann. Who is CUS-7?" would ask about oneself
-            for p in s.spec.params:
-                cols = kit.builder.rel.columns[p.ref.table_name] if p.ref else []
-                if (
-                    p.ref
-                    and p.name in s.args
-                    and p.name == noun(p.ref.table)
-                    and {"name", "email"} <= set(cols)
-                ):
-                    if kit.builder.rel.fk_columns.get(p.ref.table_name):
-                        continue  # a person is a root row with a name and an email
-                    row = kit.builder.sampler.row(
-                        self.probe.fingerprint(domain).conn, p.ref.table_name, s.args[p.name]
-                    )
-                    if row and isinstance(row.get("name"), str):
-                        return row["name"]
-        return None
+    def _gap(
+        self, kit: DomainKit, steps: list[Step], rng: random.Random
+    ) -> tuple[int, str, str, int, str] | None:
+        """(step, param, surface, turn, what): a value of a turn's first call to leave out.
 
-    def _gap(self, kit: DomainKit, steps: list[Step], rng: random.Random) -> tuple[int, str, str, int] | None:
-        """(step, param, surface, turn): a required user-given value of a turn's first call to leave out."""
-        firsts = [j for j, s in enumerate(steps) if j == 0 or steps[j - 1].turn != s.turn]
+        Only values whose absence reads naturally: an entity the user would name ("my account",
+        asked back as "which account?") or an amount ("put money in it": "how much?")."""
+        firsts = []
+        for j, s in enumerate(steps):
+            if s.role == "ask" and not any(
+                steps[i].turn == s.turn and steps[i].role == "ask" for i in range(j)
+            ):
+                firsts.append(j)
         for j in firsts:
             s = steps[j]
             options = [
                 p
                 for p in s.spec.params
-                if p.required and p.name in s.args and s.origin[p.name].kind == "user" and not p.enum
+                if p.required
+                and p.name in s.args
+                and s.origin[p.name].kind == "user"
+                and (not p.ref or getattr(s.refs.get(p.name), "kind", "id") == "id")
+                and not p.enum
+                and not p.is_list
+                and ((p.ref and not p.ref.path) or is_money(p))
             ]
             if options:
                 p = rng.choice(options)
                 surface = kit.renderer.surface(s.spec, p, s.args[p.name], random.Random(0))
-                return j, p.name, surface, s.turn
+                what = noun(p.ref.table) if p.ref else "amount"
+                return j, p.name, surface, s.turn, what
         return None
 
     def _render(
@@ -194,30 +208,72 @@ class Composer:
         rng: random.Random,
         level: str,
         persona: Persona,
-        owner: str | None,
-        gap: tuple[int, str, str, int] | None,
-    ) -> tuple[list[str], list[list[str]]]:
+        scene: Any,
+        gap: tuple[int, str, str, int, str] | None,
+    ) -> tuple[list[str], list[list[str]]] | None:
+        """Each turn's words (None if some call's value could only be said by quoting a found id)."""
         r = kit.renderer
         n_turns = steps[-1].turn + 1
         sentences: list[list[str]] = [[] for _ in range(n_turns)]
         anchors: list[list[str]] = [[] for _ in range(n_turns)]
         for j, s in enumerate(steps):
-            phrases: dict[str, str] = {}
-            for k, o in s.origin.items():
-                if o.kind == "flow" and o.source is not None:
-                    phrase = self._flow_phrase(kit, s, k, steps[o.source], created, rng, level)
-                    if phrase is not None:
-                        phrases[k] = phrase
+            if s.role == "resolve":
+                continue  # the agent's own lookup: the user never asks for it
+            phrases = self._phrases(kit, s, steps, created, rng, level)
+            if phrases is None:
+                return None
             if gap and gap[0] == j:
                 p = next(q for q in s.spec.params if q.name == gap[1])
                 phrases[gap[1]] = r.vague(p)
             text, found = r.sentence(s, phrases, rng, level)
             sentences[s.turn].append(text)
             anchors[s.turn].extend(found)
+            anchors[s.turn].extend(str(ref.value) for ref in s.refs.values() if ref.kind == "attribute")
+        intro = self._intro(scene) if scene is not None else None
         texts = [
-            r.turn(sents, rng, level, persona if t == 0 else None, owner) for t, sents in enumerate(sentences)
+            r.turn(sents, rng, level, persona if t == 0 else None, intro if t == 0 else None)
+            for t, sents in enumerate(sentences)
         ]
+        if intro:
+            anchors[0].extend(str(v) for v in scene.said.values())
         return texts, anchors
+
+    @staticmethod
+    def _intro(scene: Any) -> str | None:
+        """Who is speaking, when a call takes the actor: their name, and what finds them."""
+        if scene.actor is None or not (scene.said or scene.found_at is not None):
+            return None
+        name = scene.name or "a customer"
+        if "email" in scene.said:
+            return f"{name} ({scene.said['email']})"
+        if "id" in scene.said:
+            return f"{name}, number {scene.said['id']}"
+        return name
+
+    def _phrases(
+        self, kit: DomainKit, s: Step, steps: list[Step], created: set[str], rng: random.Random, level: str
+    ) -> dict[str, str] | None:
+        """Ready-made words for the step's entity arguments; None when one cannot be said."""
+        phrases: dict[str, str] = {}
+        for k, ref in s.refs.items():
+            if ref.kind in ("attribute", "self") and ref.phrase:
+                phrases[k] = ref.phrase
+        for k, o in s.origin.items():
+            if o.kind != "flow" or o.source is None or k in phrases or k in s.silent:
+                continue
+            ref = s.refs.get(k)
+            if ref is not None and ref.kind == "self":
+                continue  # the actor, said as "me" or by name
+            asks = [steps[i] for i in range(steps.index(s)) if steps[i].role == "ask"]
+            adjacent = bool(asks) and _only_one_shown(asks[-1], s.args[k], self.ids)
+            phrase = self._flow_phrase(kit, s, k, steps[o.source], created, rng, level, adjacent)
+            if phrase is False:
+                return None
+            if phrase is not None:
+                phrases[k] = phrase
+                if ref is not None:
+                    ref.phrase = phrase
+        return phrases
 
     def _flow_phrase(
         self,
@@ -228,34 +284,108 @@ class Composer:
         created: set[str],
         rng: random.Random,
         level: str,
-    ) -> str | None:
-        """A referring phrase for a value from an earlier output (None = write the id itself)."""
+        adjacent: bool,
+    ) -> str | None | bool:
+        """A referring phrase for a value from an earlier output: None = write the value itself
+        (the user read it in an earlier answer), False = it cannot be said without leaking it."""
         value = step.args[param]
         p = next(q for q in step.spec.params if q.name == param)
-        if isinstance(value, list) or p.ref.path:
-            return None  # lists and paths are written out: the user read them in the earlier answer
-        known = value not in created or producer.turn < step.turn
-        if known and rng.random() < (0.5 if level == "minimal" else 0.25):
+        earlier = producer.turn < step.turn
+        if isinstance(value, list) or p.ref is None or p.ref.path:
+            # paths are the user's own words for their files; a found list can only be quoted
+            return None if earlier or p.ref is None or p.ref.path else False
+        if earlier and rng.random() < (0.5 if level == "minimal" else 0.25):
             return None
+        before = self._named_before(step, value)
+        if before is not None:
+            return f"that {noun(p.ref.table)}" if adjacent else before
         phrase = kit.renderer.refer(
-            value, p.ref.table_name, producer, producer.turn == step.turn, value in created, rng
+            value, p.ref.table_name, producer, producer.turn == step.turn, value in created, rng, adjacent
         )
-        if phrase is None and not known:
+        if phrase is None and value in created:
             phrase = f"the new {noun(p.ref.table)}"
+        if phrase is None:
+            return None if earlier else False
         return phrase
 
+    def _named_before(self, step: Step, value: Any) -> str | None:
+        """The words an earlier request of this task used for ``value`` (said the same way again)."""
+        found = None
+        for s in self._steps:
+            if s is step:
+                break
+            ref = next((r for r in s.refs.values() if r.target == value and r.phrase), None)
+            found = ref.phrase if ref is not None else found
+        return found
+
     def _turns(
-        self, kit: DomainKit, steps: list[Step], texts: list[str], gap: tuple | None, rng: random.Random
+        self,
+        kit: DomainKit,
+        steps: list[Step],
+        texts: list[str],
+        gap: tuple | None,
+        created: set[str],
+        diff: list[dict[str, Any]],
+        rng: random.Random,
     ) -> list[Turn]:
         out = []
+        given = [s.args for s in steps]
         for t, text in enumerate(texts):
-            calls = [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in steps if s.turn == t]
+            mine = [s for s in steps if s.turn == t]
+            calls = [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in mine]
             if gap and gap[3] == t:
-                what = human(gap[1])
+                what = gap[4]
                 out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
                 text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap[2])
-            out.append(Turn(user=text, calls=calls))
+            quoted = self._quoted_later(mine, texts[t + 1 :])
+            reported = [self._reported(kit, s, created - self._seen_before(steps, s), diff) for s in mine]
+            out.append(Turn(user=text, calls=calls, answer=answer(reported, given, quoted)))
         return out
+
+    def _seen_before(self, steps: list[Step], step: Step) -> set[str]:
+        """Ids earlier calls showed (a row archived after it was created is not new again)."""
+        out: set[str] = set()
+        for s in steps[: steps.index(step)]:
+            out.update(v for vs in s.produced(self.ids).values() for v in vs)
+        return out
+
+    def _quoted_later(self, steps: list[Step], later: list[str]) -> set[str]:
+        """Ids this turn's calls showed that a later user turn quotes: the answer must name them."""
+        shown = {v for s in steps for vs in s.produced(self.ids).values() for v in vs}
+        words = {w.rstrip(".,;:!?'\")") for w in re.findall(r"[^\s\"'(]+", " ".join(later))}
+        return {v for v in shown if str(v) in words}
+
+    def _reported(
+        self, kit: DomainKit, step: Step, created: set[str], diff: list[dict[str, Any]]
+    ) -> Reported:
+        table = kit.renderer.tables.get(step.spec.returns or "")
+        key = self._subject(step)
+        new = key is not None and key in created
+        changed = frozenset(
+            c["column"].removesuffix("_id") for c in diff if c["pk"] == key and c["op"] == "update"
+        )
+        return Reported(
+            result=step.result,
+            noun=noun(table) if table is not None else "result",
+            writes=bool(step.spec.writes),
+            created=bool(new),
+            ask=step.role == "ask",
+            changed=changed,
+            key=key,
+        )
+
+    def _subject(self, step: Step) -> Any:
+        """The id of the row a result describes: its ``id``, or the one top-level value naming a
+        row of the tool's table (``{"vehicle": "VEH-7", ...}``)."""
+        if not isinstance(step.result, dict):
+            return None
+        if "id" in step.result:
+            return step.result["id"]
+        table = step.spec.returns
+        if table is None:
+            return None
+        keys = [v for v in step.result.values() if isinstance(v, str) and self.ids.table(v) == table]
+        return keys[0] if len(keys) == 1 else None
 
     # -- abstain tasks ------------------------------------------------------------------------------
     def missing_function_task(self, ep: Episode, domain: str, rng: random.Random) -> Task | None:
@@ -265,11 +395,15 @@ class Composer:
             return None
         hidden = kit.chains.pick_tool(rng, options)
         steps = kit.builder.build(ep, [hidden], [0], rng, "complete")
-        if not steps:
+        if not steps or steps[-1].name != hidden:
             return None
-        text, anchors = kit.renderer.sentence(steps[0], {}, rng, "complete")
-        action = kit.graph.specs[hidden].description.split(".")[0].rstrip()
-        action = action[:1].lower() + action[1:]
+        ask = steps[-1]
+        phrases = {k: r.phrase for k, r in ask.refs.items() if r.kind in ("attribute", "self") and r.phrase}
+        text, anchors = kit.renderer.sentence(ask, phrases, rng, "complete")
+        who = self._intro(kit.builder.scene) if kit.builder.scene is not None else None
+        if who:
+            text = f"I'm {who}. {text}"
+        action = _first_clause(kit.graph.specs[hidden].description)
         clarify = self.offerer.substitute_exists(domain, hidden)
         answer = (MISSING_TOOL_CLARIFY if clarify else MISSING_TOOL_ANSWER).format(action=action)
         offer = self.offerer.offer(domain, rng, hide=hidden)
@@ -279,7 +413,7 @@ class Composer:
             "chain_length": 0,
             "info_level": "complete",
             "anchors": [anchors],
-            "unserved_call": {"name": hidden, "arguments": steps[0].args},
+            "unserved_call": {"name": hidden, "arguments": ask.args},
         }
         return self._task(domain, "clarify" if clarify else "abstain", turns, [], offer, {}, [], meta)
 

@@ -16,7 +16,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-GATE_ORDER = ("sampling", "provenance", "grounding", "noop", "near_miss", "replay", "dedup")
+GATE_ORDER = (
+    "sampling",
+    "wording",
+    "provenance",
+    "grounding",
+    "noop",
+    "near_miss",
+    "replay",
+    "necessity",
+    "dedup",
+)
 
 
 @contextmanager

@@ -19,6 +19,9 @@ purpose-built bad task.
   every ``audit_every``-th attempt that passes is also replayed on a brand-new ``env.open()`` fork checked
   with the state package's own ``Episode.state_hash()`` and ``diff()``; ``replay="fresh"`` does
   the latter for every task;
+* ``necessity`` — every gold call is needed: dropping it breaks a later call's dataflow, loses a
+  fact the answer states, or changes a later result or the final state
+  (:mod:`querygen.necessity`);
 * ``dedup`` — identical user text, or a gold-call multiset (name + arguments) with Jaccard
   similarity >= 0.70 to a kept task.
 """
@@ -33,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from querygen.gold import canonical, run_calls
+from querygen.necessity import Necessity
 from querygen.probe import Sandbox, StateProbe
 from querygen.sampler import LiveSampler
 from querygen.task import Task
@@ -40,7 +44,7 @@ from querygen.values import NO_VALUE, ValueMaker
 from servers.runtime import Environment
 from state.hashing import user_tables
 
-GATES = ("provenance", "grounding", "noop", "near_miss", "replay", "dedup")
+GATES = ("provenance", "grounding", "noop", "near_miss", "replay", "necessity", "dedup")
 _ID = re.compile(r"\b[A-Z][A-Z0-9]{1,7}-\d{3,}\b")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:[ '-][A-Z][a-z]+)+\b")
@@ -150,6 +154,7 @@ class Validator:
         self.dedup = Dedup(threshold)
         self.replay_mode = replay
         self.rejected: Counter[str] = Counter({g: 0 for g in GATES})
+        self.needed = Necessity(env, probe, sandbox)
 
     def check(self, task: Task, rng: random.Random) -> str | None:
         """The first gate the task fails (counted), or None; dedup is :meth:`admit`'s job.
@@ -165,11 +170,15 @@ class Validator:
         if self.replay_mode == "fresh":
             if not self.near_miss(task, rng):
                 return self._reject("near_miss")
-            return None if self.audit(task) else self._reject("replay")
-        near_ok, replay_ok = self._replay_with_near_miss(task, self._perturbation(task, rng))
-        if not near_ok:
-            return self._reject("near_miss")
-        return None if replay_ok else self._reject("replay")
+            if not self.audit(task):
+                return self._reject("replay")
+        else:
+            near_ok, replay_ok = self._replay_with_near_miss(task, self._perturbation(task, rng))
+            if not near_ok:
+                return self._reject("near_miss")
+            if not replay_ok:
+                return self._reject("replay")
+        return None if self.necessity(task) else self._reject("necessity")
 
     def _reject(self, gate: str) -> str:
         self.rejected[gate] += 1
@@ -187,6 +196,10 @@ class Validator:
         return True
 
     # -- the gates -----------------------------------------------------------------------------
+    def necessity(self, task: Task) -> bool:
+        """No gold call could be dropped (see :mod:`querygen.necessity`)."""
+        return not self.needed.unneeded(task)
+
     def provenance(self, task: Task) -> bool:
         said, shown = "", []
         for turn in task.turns:

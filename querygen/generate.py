@@ -24,8 +24,12 @@ from querygen.gates import GATES, Lexicon, Validator
 from querygen.gold import GoldBuilder, IdIndex, canonical
 from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import KnobRates, ToolOffer
+from querygen.naming import Namer
 from querygen.parallel import outcomes
 from querygen.probe import Sandbox, StateProbe
+from querygen.realism import ambiguous, garbled, leaks, unseen_ids
+from querygen.realism_text import GarbleRules, garble_rules
+from querygen.refer import Resolver
 from querygen.render import Renderer
 from querygen.sampler import LiveSampler, Relations, tables_of
 from querygen.task import Task
@@ -126,7 +130,7 @@ class GenStats:
                 for k, v in sorted(table.items())
             }
 
-        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", *GATES)}
+        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", "wording", *GATES)}
         return {
             "requested": self.requested,
             "kept": self.kept,
@@ -190,7 +194,8 @@ class Generator:
             sampler = LiveSampler(rel)
             graph = DependencyGraph(d)
             values = ValueMaker(d, rel, sampler, Faker("en_US"), self.probe.fingerprint(d.name).conn)
-            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids)
+            namer = Namer(self.env, Resolver(d, graph.specs, rel), rel, sampler, self.ids)
+            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids, namer)
             chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
             self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
             prefixes = {
@@ -206,6 +211,7 @@ class Generator:
         self._base = self._lane(self.env, self.probe, self.sandbox)
         self.composer, self.validator = self._base.composer, self._base.validator
         self._lanes: dict[tuple[str, str], Lane] = {}
+        self._rules: dict[tuple[str, ...], GarbleRules] = {}
 
     def _lane(self, env: Environment, probe: StateProbe, sandbox: Sandbox) -> Lane:
         lexicons, values, samplers = self._gates
@@ -251,6 +257,19 @@ class Generator:
             )
         return v.name, first
 
+    def _misworded(self, task: Task) -> bool:
+        """What a person would not say: a found value already in the user's words, an id only a
+        tool result showed, an ambiguous reference, a garbled sentence (:mod:`querygen.realism`)."""
+        key = tuple(task.domains[:1])  # the words come from the task's own domain's tools
+        if key not in self._rules:
+            self._rules[key] = garble_rules(self.env.tools, key)
+        return bool(
+            leaks(task)
+            or unseen_ids(task)
+            or ambiguous(task)
+            or garbled(task, self.env.tools, self._rules[key])
+        )
+
     def graphs(self) -> dict[str, DependencyGraph]:
         return {name: kit.graph for name, kit in self.kits.items()}
 
@@ -286,6 +305,8 @@ class Generator:
         if task is None:
             return None, "sampling", domain, kind
         kind = task.kind
+        if self._misworded(task):
+            return (task if keep_rejected else None), "wording", domain, kind
         gate = lane.validator.check(task, rng)
         task.id = task_id(task)
         every = cfg.audit_every

@@ -10,6 +10,7 @@ cut there. Every kept step has really run, so its result is the result the task 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -19,12 +20,14 @@ from typing import Any
 
 from querygen.graph import DependencyGraph
 from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.seen import path_in_view, shown_strings
 from querygen.values import ValueMaker, list_length
 from servers.kit import Domain, ToolSpec
 from servers.runtime import CallResult, Environment
 from state import Episode
 
 RETRIES = 4
+PATH_TRIES = 4  # picks tried for a path the conversation has shown
 _ID = re.compile(r"^([A-Z][A-Z0-9]*)-\d+$")
 
 
@@ -44,6 +47,9 @@ class Step:
     args: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Origin] = field(default_factory=dict)
     keys: dict[str, Any] = field(default_factory=dict)  # the row key behind each path argument
+    role: str = "ask"  # "resolve": a lookup the agent needs to resolve the user's words
+    refs: dict[str, Any] = field(default_factory=dict)  # param -> refer.Reference (how it is named)
+    silent: set[str] = field(default_factory=set)  # params the template already says (as "my")
     ok: bool = False
     result: Any = None
     error: str | None = None
@@ -138,7 +144,10 @@ class GoldBuilder:
         sampler: LiveSampler,
         values: ValueMaker,
         ids: IdIndex,
+        namer: Any = None,
     ) -> None:
+        self.namer = namer  # naming.Namer: actor and natural references (None: ids, any owner)
+        self.scene: Any = None
         self.env = env
         self.domain = domain
         self.graph = graph
@@ -150,29 +159,56 @@ class GoldBuilder:
     def build(
         self, ep: Episode, chain: Sequence[str], turn_of: Sequence[int], rng: random.Random, level: str
     ) -> list[Step]:
-        """Execute the chain; returns the steps that succeeded (a prefix of the chain)."""
+        """Execute the chain; returns the steps that succeeded (a prefix of the chain, with the
+        lookups its references need inserted before the calls that use them)."""
         steps: list[Step] = []
         context: dict[str, list[str]] = {}
         session = ep.session(self.domain.name)
+        self.scene = scene = self.namer.scene() if self.namer is not None else None
+        limit = 6 if self.namer is not None else len(chain)
         for j, name in enumerate(chain):
+            if len(steps) >= limit:
+                break
             spec = self.graph.specs[name]
             template = self._template(spec, rng, level)
             for attempt in range(RETRIES):
+                saved = copy.deepcopy(scene)
                 with session.reading() as conn:
                     step = self._draft(
                         conn, spec, j, turn_of[j], template, steps, rng, context, attempt, level
                     )
+                    pre = self._name(ep, conn, step, steps, rng, level) if step is not None else []
                 if step is None:
                     break
+                if pre is None:
+                    self.scene = scene = saved
+                    continue
+                noop_able = spec.writes and spec.idempotent and self.namer is not None  # set_x, chgrp
+                before = session.content_hash() if noop_able else None
                 res = self.env.call(ep, name, step.args)
                 step.ok, step.result, step.error = res.ok, res.value, res.error
-                if res.ok:
+                if res.ok and before is not None and session.content_hash() == before:
+                    step.ok = False  # a write that changed nothing (chgrp to the current group)
+                if step.ok:
                     break
-            if step is None or not step.ok:
+                self.scene = scene = saved
+            if step is None or not step.ok or pre is None:
                 return steps
+            for s in pre:
+                s.turn = step.turn
+            steps.extend(pre)
             steps.append(step)
+            if self.namer is not None:
+                self.namer.observe(step, len(steps) - 1, scene)
             self._remember(context, step)
         return steps
+
+    def _name(
+        self, ep: Episode, conn: Any, step: Step, steps: list[Step], rng: random.Random, level: str
+    ) -> list[Step] | None:
+        if self.namer is None:
+            return []
+        return self.namer.name_args(ep, conn, step, steps, self.scene, rng, level)
 
     def _template(self, spec: ToolSpec, rng: random.Random, level: str) -> str | None:
         if not spec.says:
@@ -246,14 +282,69 @@ class GoldBuilder:
         row, else sampled near the story; None when no row satisfies the condition."""
         table = p.ref.table_name
         exclude = [k for q, k in self._ref_keys(step).items() if _ref_table(spec, q) == table]
-        got = self._flow(conn, spec, p.name, table, p.ref.where, j, steps, exclude, rng)
-        if got is not None:
-            return got[1], Origin("flow", got[0])
+        where = p.ref.where
+        scene, namer = self.scene, self.namer
+        if namer is not None and namer.is_actor_slot(p.name, table) and scene.actor is not None:
+            if scene.actor in exclude or not self.sampler.satisfying(conn, table, [scene.actor], where):
+                return None  # this call cannot be made for the actor: the story stops here
+            return scene.actor, self._seen_in(scene.actor, table, steps)
+        if p.ref.path and namer is not None and steps:
+            shown = self._shown_path(conn, p, table, where, steps, rng, exclude, attempt, context, spec, step)
+            if shown is not None:
+                return shown, Origin("user")
+        got = self._flow(conn, spec, p.name, table, where, j, steps, exclude, rng)
+        if got is not None:  # a path is the user's own name for their file, found or not
+            return got[1], Origin("user") if p.ref.path else Origin("flow", got[0])
+        seen = [v for s in steps for v in s.produced(self.ids).get(table, [])] if namer is not None else []
+        if seen and rng.random() < 0.8:
+            # the story's own rows first: the symbol just quoted, the card just listed
+            again = self.sampler.satisfying(
+                conn, table, [v for v in dict.fromkeys(seen) if v not in exclude], where
+            )
+            if again:
+                value = rng.choice(again)
+                return value, self._seen_in(value, table, steps)
+        mine = namer.ownership(table, scene) if namer is not None else None
+        if mine:
+            where = f"({where}) AND ({mine})" if where else mine
         near = self._call_context(spec, self._ref_keys(step), context)
-        value = self.sampler.pick(
-            conn, table, p.ref.where, rng, context=near, exclude=exclude, rotate=attempt
-        )
-        return None if value is None else (value, self._seen_in(value, table, steps))
+        value = self.sampler.pick(conn, table, where, rng, context=near, exclude=exclude, rotate=attempt)
+        if value is None:
+            return None
+        if namer is not None and (namer.resolver.owned(table) or namer.is_actor_slot(p.name, table)):
+            namer.adopt(conn, table, value, scene)
+        return value, Origin("user") if p.ref.path else self._seen_in(value, table, steps)
+
+    def _shown_path(
+        self,
+        conn: Any,
+        p: Any,
+        table: str,
+        where: str | None,
+        steps: list[Step],
+        rng: random.Random,
+        exclude: list[Any],
+        attempt: int,
+        context: dict[str, list[str]],
+        spec: ToolSpec,
+        step: Step,
+    ) -> Any:
+        """A file the conversation already met: one an earlier call took, or showed by its path
+        (``ls``, ``find``), so a session stays in one corner of the tree."""
+        earlier = [k for s in steps for k in s.keys.values() if k not in exclude]
+        if earlier and rng.random() < 0.5:
+            ok = self.sampler.satisfying(conn, table, list(dict.fromkeys(earlier)), where)
+            if ok:
+                return rng.choice(ok)
+        shown = shown_strings(steps)
+        near = self._call_context(spec, self._ref_keys(step), context)
+        for _ in range(PATH_TRIES):
+            key = self.sampler.pick(conn, table, where, rng, context=near, exclude=exclude, rotate=attempt)
+            if key is None:
+                return None
+            if key in earlier or path_in_view(p.ref.render(conn, key), shown):
+                return key
+        return None
 
     @staticmethod
     def _ref_keys(step: Step) -> dict[str, Any]:
@@ -320,8 +411,10 @@ class GoldBuilder:
             explicit = any(
                 e.kind == "explicit" for e in self.graph.edges_from(steps[i].name, spec.qualified_name)
             )
-            if rng.random() < (0.95 if explicit else 0.5):
-                return i, rng.choice(found)
+            if rng.random() < (0.95 if explicit or self.namer is not None else 0.5):
+                value = rng.choice(found)
+                source = _source(value, table, steps, i)
+                return (source.source, value) if source.kind == "flow" else None
             return None
         return None
 
@@ -329,7 +422,7 @@ class GoldBuilder:
         """A sampled id an earlier call showed is dataflow all the same: the user learnt it there."""
         for i in range(len(steps) - 1, -1, -1):
             if value in steps[i].produced(self.ids).get(table, []):
-                return Origin("flow", i)
+                return _source(value, table, steps, i)
         return Origin("user")
 
     def _remember(self, context: dict[str, list[str]], step: Step) -> None:
@@ -343,6 +436,24 @@ class GoldBuilder:
                 for v in found:
                     if v not in context.setdefault(table, []):
                         context[table].append(v)
+
+
+def _source(value: Any, table: str, steps: list[Step], i: int) -> Origin:
+    """Where the agent learnt ``value``, which call ``i`` shows: there, unless call ``i`` only echoes
+    its own argument (get_issue(ISS-1) shows ISS-1): then wherever that argument came from."""
+    for s in steps[: i + 1]:  # the user said it already (by value, or naming the row with it)
+        for ref in s.refs.values():
+            said = (
+                [ref.value] if ref.kind == "attribute" else [] if ref.kind in ("flow", "self") else ref.target
+            )
+            if value in (said if isinstance(said, list) else [said]):
+                return Origin("user")
+    step = steps[i]
+    for q, v in step.args.items():
+        key = step.keys.get(q, v)
+        if key == value or (isinstance(key, list) and value in key):
+            return step.origin.get(q, Origin("user"))
+    return Origin("flow", i)
 
 
 def _ref_table(spec: ToolSpec, param: str) -> str | None:

@@ -57,7 +57,7 @@ CLARIFY_REPLIES: tuple[str, ...] = (
     "Use {value}.",
 )
 
-MISSING_TOOL_ANSWER = "Sorry, I can't {action}: none of the tools available to me can do that."
+MISSING_TOOL_ANSWER = "Sorry, none of the tools available to me can {action}."
 MISSING_TOOL_CLARIFY = (
     "I can't {action} directly with the tools I have. Would you like me to try a different way?"
 )

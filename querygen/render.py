@@ -71,6 +71,8 @@ class Renderer:
         """How a user writes this value; ``after`` is the template text following the slot."""
         if isinstance(value, bool):
             return "yes" if value else "no"
+        if p.ref is not None and p.ref.path and value in (".", "./"):
+            return "the current folder"  # nobody says "show everything in ."
         if isinstance(value, list):
             return _and([human(str(v)) if p.items and p.items.get("enum") else str(v) for v in value])
         if is_money(p) and isinstance(value, int | float):
@@ -92,28 +94,31 @@ class Renderer:
         return date(y, m, 1).strftime("%B %Y") if rng.random() < 0.5 else value
 
     def vague(self, p: Param) -> str:
-        """What a user says instead of a value they forgot to give."""
+        """What a user says instead of a value they forgot to give ("my account", "money")."""
         if p.ref:
             owned = bool(p.ref.table.__table__.foreign_keys)  # accounts, cards: "my"; customers: "the"
             return f"{'my' if owned else 'the'} {noun(p.ref.table)}"
-        if is_money(p):
-            return "some money"
-        if p.json_type in ("integer", "number"):
-            return "a few"
-        return f"the {human(p.name)}"
+        return "money"
 
     # -- referring to earlier outputs ------------------------------------------------------------
     def refer(
-        self, value: str, table: str, producer: Step, same_turn: bool, created: bool, rng: random.Random
+        self,
+        value: str,
+        table: str,
+        producer: Step,
+        same_turn: bool,
+        created: bool,
+        rng: random.Random,
+        adjacent: bool = True,
     ) -> str | None:
         """A phrase for an id taken from ``producer``'s output, or None if only the id would be clear.
 
-        "that account" only for an id the user named in that request; "the new payee" for one it
+        "that account" only for the one id the previous request showed (``adjacent``); "the new payee" for one it
         created; "the reporter of that issue" for one it showed under a telling key; "the product
         whose brand is Acme" to pick one row out of a list."""
         n = noun(self.tables[table])
         found = producer.produced(self.ids).get(table, [])
-        if value in producer.args.values() and found == [value]:
+        if found == [value] and not created and adjacent:
             return rng.choice((f"that {n}", f"the same {n}"))
         if created and found == [value]:
             return f"the {n} I just created" if not same_turn and rng.random() < 0.5 else f"the new {n}"
@@ -169,7 +174,12 @@ class Renderer:
             if piece in phrases:
                 out[-1], drop_det = _strip_noun(out[-1], p)
                 phrase = phrases[piece]
+                ref = step.refs.get(piece)
+                if ref is not None and ref.bare and out[-1].rstrip().lower().endswith("how many"):
+                    phrase = ref.bare  # "how many Kestrel Green Tea", not "how many the product ..."
                 out.append(phrase.split(" ", 1)[1] if drop_det and " " in phrase else phrase)
+                if is_money(p) and k + 1 < len(pieces):  # "put {amount} dollars in": "put money in"
+                    pieces[k + 1] = re.sub(r"^\s*(dollars|usd)\b", "", pieces[k + 1], flags=re.I)
                 continue
             text = self.surface(
                 spec, p, step.args.get(piece), rng, pieces[k + 1] if k + 1 < len(pieces) else ""
@@ -178,7 +188,7 @@ class Renderer:
             out.append(text)
         extras = []
         for name, value in step.args.items():
-            if name in used:
+            if name in used or name in step.silent:
                 continue
             text = phrases.get(name) or self.surface(spec, params[name], value, rng)
             if name not in phrases:
@@ -202,9 +212,10 @@ class Renderer:
         rng: random.Random,
         level: str,
         persona: Persona | None,
-        owner: str | None,
+        who: str | None,
     ) -> str:
-        """Join a turn's sentences, with the persona's opener, intro and closer on complete turns."""
+        """Join a turn's sentences, with the persona's opener, intro and closer on complete turns;
+        ``who`` is the speaker as the lookups need them ("Ann Lee (ann@x.test)"), always said."""
         parts = []
         for k, s in enumerate(sentences):
             if k == 0:
@@ -214,12 +225,12 @@ class Renderer:
             parts.append(f"{conn} {_decapitalise(s)}")
         text = " ".join(parts)
         if persona is not None and level == "complete":
-            intro = ""
-            if owner and persona.intros and rng.random() < 0.5:
-                intro = rng.choice(persona.intros).format(name=owner)
+            intro = rng.choice(persona.intros).format(name=who) if who and persona.intros else ""
             text = " ".join(
                 x for x in (rng.choice(persona.openers), intro, text, rng.choice(persona.closers)) if x
             )
+        elif who:
+            text = f"I'm {who}. {text}"
         return text
 
     def persona(self, rng: random.Random) -> Persona:

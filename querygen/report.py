@@ -4,7 +4,10 @@ It reads the dataset folder (``tasks.jsonl`` or the parquet files, plus ``stats.
 ``graphs/``) and draws its own SVG bar charts inline: no JavaScript, no network, no extra
 dependency. What it shows: task kinds and information levels, chain lengths, user turns and gold
 calls per task, tool coverage per domain (unused tools called out), knob usage, the dependency
-graph statistics, rejections per gate, and a few sample tasks.
+graph statistics, rejections per gate, the realism figures of :mod:`querygen.realism` (leaks,
+unseen ids, ambiguous references, garbled sentences, invalid values, coherence, how entities are
+referred to) and a few sample tasks. A second page, ``samples.html``, shows about thirty whole
+conversations, picked to cover every domain, kind and information level, for a person to read.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from querygen.export import read_tasks
+from querygen.export import messages, read_tasks
+from querygen.realism import DEFECTS, measure, specs_for, task_figures
 from querygen.task import Task
+from servers.kit import ToolSpec
 from servers.registry import UnknownDomain, get_domain
 
 _CSS = """
@@ -27,7 +32,20 @@ h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #dd
 table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}
 td:first-child,th:first-child{text-align:left}.warn{color:#a33}.task{font-size:.85em;margin:.6em 0}
 code{background:#f5f5f5;padding:0 .2em}
+.msg{margin:.3em 0;padding:.3em .6em;border-left:3px solid #ccc;white-space:pre-wrap;font-size:.85em}
+.user{border-color:#4a78b5}.assistant{border-color:#5a9b5a}.tool{border-color:#aaa;color:#555}
+.system{border-color:#b59a4a;color:#555}.figures{color:#a33;font-size:.85em}
 """
+SAMPLES_PAGE = "samples.html"
+N_SAMPLES = 30
+RESULT_CHARS = 300
+_DEFECT_LABELS = {
+    "leaks": "leaks (user already says a value to discover)",
+    "unseen_ids": "unseen ids (only ever in a tool result)",
+    "ambiguous": "ambiguous references",
+    "garbled": "garbled sentences",
+    "invalid_values": "invalid argument values",
+}
 
 
 def bar_chart(
@@ -133,9 +151,64 @@ def _samples(tasks: Sequence[Task], k: int = 6) -> str:
     return "".join(out)
 
 
+def _specs(tasks: Sequence[Task]) -> dict[str, ToolSpec]:
+    return specs_for(sorted({d for t in tasks for d in t.domains}))
+
+
+def _share(value: float | None) -> str:
+    return "n/a (nothing recorded)" if value is None else f"{value:.1%}"
+
+
+def _example_list(examples: dict[str, list[dict[str, Any]]]) -> str:
+    blocks = []
+    for d in DEFECTS:
+        items = "".join(
+            f"<li><code>{html.escape(e['task'])}</code> {html.escape(json.dumps(e['finding'], ensure_ascii=False))}</li>"
+            for e in examples.get(d, [])
+        )
+        blocks.append(
+            f"<h3>{html.escape(_DEFECT_LABELS[d])}</h3>" + (f"<ul>{items}</ul>" if items else "<p>none</p>")
+        )
+    return "".join(blocks)
+
+
+def _realism(figures: dict[str, Any]) -> str:
+    """The realism section: the figures, two charts, and examples of each defect."""
+    rows: dict[str, Any] = {"tasks": figures["tasks"]}
+    for d in DEFECTS:
+        rows[_DEFECT_LABELS[d]] = f"{figures[d]} in {figures['tasks_with'][d]} tasks"
+    rows["coherent steps"] = (
+        f"{figures['coherent_steps']}/{figures['steps']} ({_share(figures['coherence'])})"
+    )
+    rows["natural references (complete tasks)"] = _share(figures["natural_share"])
+    rows["calls dropped as unnecessary"] = figures["necessity_dropped"]
+    kinds = list(figures["reference_kinds"].items())
+    charts = [
+        bar_chart("reference kinds (complete tasks)", kinds, color="#5a9b5a")
+        if kinds
+        else "<p>no references recorded</p>",
+        bar_chart("defects", [(d, figures[d]) for d in DEFECTS], color="#b55a5a"),
+    ]
+    return (
+        f"<p>Whole conversations to read: <a href='{SAMPLES_PAGE}'>{SAMPLES_PAGE}</a></p>{_kv_table(rows)}"
+        f"<div class='grid'>{''.join(f'<div class=card>{c}</div>' for c in charts)}</div>"
+        f"<h3>Examples</h3>{_example_list(figures['examples'])}"
+    )
+
+
 def render_report(folder: Path) -> str:
     """The HTML page for one dataset folder."""
+    return render_pages(folder)[0]
+
+
+def render_pages(folder: Path) -> tuple[str, str]:
+    """The report page and the samples page of one dataset folder (the tasks are read once)."""
     tasks = read_tasks(folder)
+    specs = _specs(tasks)
+    return _report_page(folder, tasks, specs), samples_page(tasks, specs, title=folder.resolve().name)
+
+
+def _report_page(folder: Path, tasks: Sequence[Task], specs: dict[str, ToolSpec]) -> str:
     stats_path = folder / "stats.json"
     summary = json.loads(stats_path.read_text()) if stats_path.exists() else {}
     stats = summary.get("stats", {})
@@ -177,5 +250,83 @@ def render_report(folder: Path) -> str:
         f"<h2>Shape</h2><div class='grid'>{''.join(f'<div class=card>{c}</div>' for c in charts)}</div>"
         f"<h2>Tool coverage per domain</h2>{_coverage(tasks, folder)}"
         f"<h2>Dependency graphs</h2>{_graph_table(summary.get('graphs', {}))}"
+        f"<h2>Realism</h2>{_realism(measure(tasks, specs))}"
         f"<h2>Sample tasks</h2>{_samples(tasks)}</body></html>\n"
+    )
+
+
+# -- the samples page ---------------------------------------------------------------------------------
+def _facets(t: Task) -> tuple[str, str, str]:
+    return (t.domains[0] if t.domains else "?", t.kind, str(t.metadata.get("info_level", "?")))
+
+
+def pick_samples(tasks: Sequence[Task], k: int = N_SAMPLES) -> list[Task]:
+    """Up to ``k`` tasks, same tasks same picks: first, in dataset order, each task that shows a
+    domain, a kind or an information level not shown yet (so every one is covered); then one of
+    each (domain, kind, level) combination in turn, round after round."""
+    picked: list[Task] = []
+    shown: set[tuple[int, str]] = set()
+    for t in tasks:
+        facets = set(enumerate(_facets(t)))
+        if facets - shown and len(picked) < k:
+            picked.append(t)
+            shown |= facets
+    chosen = {id(t) for t in picked}
+    groups: dict[tuple[str, str, str], list[Task]] = {}
+    for t in tasks:
+        if id(t) not in chosen:
+            groups.setdefault(_facets(t), []).append(t)
+    queues = [groups[key] for key in sorted(groups)]
+    for depth in range(max((len(q) for q in queues), default=0)):
+        for q in queues:
+            if depth < len(q) and len(picked) < k:
+                picked.append(q[depth])
+    return picked
+
+
+def _message(m: dict[str, Any]) -> str:
+    role = m["role"]
+    if role == "tool":
+        text = str(m.get("content") or "")
+        text = text if len(text) <= RESULT_CHARS else text[:RESULT_CHARS] + " ..."
+        return f"<div class='msg tool'><b>tool result:</b> {html.escape(text)}</div>"
+    if m.get("tool_calls"):
+        calls = "<br>".join(
+            f"<code>{html.escape(c['function']['name'])}({html.escape(c['function']['arguments'])})</code>"
+            for c in m["tool_calls"]
+        )
+        return f"<div class='msg assistant'><b>assistant calls:</b><br>{calls}</div>"
+    return f"<div class='msg {html.escape(role)}'><b>{html.escape(role)}:</b> {html.escape(str(m.get('content') or ''))}</div>"
+
+
+def _figures_note(figures: dict[str, Any]) -> str:
+    lines = [
+        f"{_DEFECT_LABELS[d]}: {html.escape(json.dumps(figures[d], ensure_ascii=False))}"
+        for d in DEFECTS
+        if figures[d]
+    ]
+    coherent, steps = figures["coherence"]
+    if coherent < steps:
+        lines.append(f"coherent steps: {coherent}/{steps}")
+    return f"<div class='figures'>{'<br>'.join(lines)}</div>" if lines else ""
+
+
+def _sample(task: Task, specs: dict[str, ToolSpec]) -> str:
+    head = (
+        f"<b>{html.escape(task.id)}</b> ({task.kind}, {html.escape(str(task.metadata.get('info_level', '?')))}, "
+        f"{html.escape(', '.join(task.domains))})"
+    )
+    body = "".join(_message(m) for m in messages(task))
+    return f"<div class='task card'>{head}{_figures_note(task_figures(task, specs))}{body}</div>"
+
+
+def samples_page(tasks: Sequence[Task], specs: dict[str, ToolSpec], *, title: str = "") -> str:
+    """About thirty whole conversations as the trainer will see them, with each one's defects."""
+    picked = pick_samples(tasks)
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>toolground sample conversations</title>"
+        f"<style>{_CSS}</style></head><body><h1>toolground sample conversations</h1>"
+        f"<p>{html.escape(title)}: {len(picked)} of {len(tasks)} tasks, covering every domain, kind and "
+        f"information level. Tool results are cut to {RESULT_CHARS} characters.</p>"
+        f"{''.join(_sample(t, specs) for t in picked)}</body></html>\n"
     )

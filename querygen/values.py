@@ -352,6 +352,10 @@ class ValueMaker:
         if not column:
             return None
         value = self.sampler.pick(conn, table, None, rng, context=context, column=column)
+        for _ in range(3):  # a stored code ("set_climate") is not what a person types
+            if not (isinstance(value, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value)):
+                break
+            value = self.sampler.pick(conn, table, None, rng, context=context, column=column)
         if value is None:
             return None
         if name == "query":  # a word people would type: letters, not an id or a date

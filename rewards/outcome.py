@@ -136,6 +136,11 @@ def expected_canon(task: PreparedTask) -> Canon:
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
+def _words(text: str) -> str:
+    """Casefolded, with stored codes read as words: "gift_card" and "gift card" are one fact."""
+    return text.casefold().replace("_", " ")
+
+
 def gold_facts(results: list[Any], gold_args: list[dict[str, Any]]) -> list[Any]:
     """Scalar facts from gold results, minus values the gold arguments already state (casefolded)."""
     return [f.casefold() if isinstance(f, str) else f for f in result_facts(results, gold_args)]
@@ -147,7 +152,7 @@ def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[floa
         return 0.0, 0
     if not facts:
         return 1.0, 0
-    text = answer.casefold()
+    text = _words(answer)
     numbers = []
     for m in _NUMBER.findall(answer):
         try:
@@ -160,7 +165,7 @@ def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[floa
         if isinstance(fact, float):
             hit = any(math.isclose(fact, n, rel_tol=1e-9, abs_tol=1e-6) for n in numbers)
         else:
-            hit = fact in text
+            hit = _words(fact) in text
         found += hit
         if found >= need:
             break

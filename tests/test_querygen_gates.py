@@ -139,8 +139,8 @@ def _sensitive_step(gen):
             if any(p.sensitive for p in spec.params):
                 with gen.sandbox.trial() as ep:
                     steps = kit.builder.build(ep, [spec.qualified_name], [0], random.Random(3), "complete")
-                if steps:
-                    return name, steps[0]
+                if steps and steps[-1].name == spec.qualified_name:
+                    return name, steps[-1]  # after the lookups that found what the user named
     return None
 
 

@@ -805,7 +805,7 @@ def get_sprint(db: Db, sprint: Ref[Sprint]) -> dict:
     returns=Sprint,
     says=[
         "plan a new sprint '{name}' in {project}",
-        "create sprint {name} for {project} with the goal '{goal}'",
+        "create a sprint called '{name}' for {project} with the goal '{goal}'",
     ],
 )
 def create_sprint(

@@ -656,7 +656,9 @@ def search_products(
     return {"query": query, "products": rows}
 
 
-@shopping.tool(returns=Product, says=["tell me about product {product}", "how many {product} are in stock?"])
+@shopping.tool(
+    returns=Product, says=["tell me about product {product}", "how many units of {product} are in stock?"]
+)
 def get_product(db: Db, product: Ref[Product]) -> dict:
     """One product's details: price, stock, per-order limit, whether it is still sold, and its rating."""
     p = db.get(Product, product)

@@ -141,7 +141,10 @@ def add_discovery_tools(domain: Any) -> None:
     says = {
         list_records: ("show me the {table}", "list {table} where {field} is {value}"),
         search_records: ("find {table} matching {query}", "search {table} for {query}"),
-        get_unique_values: ("what {field} values are there among {table}",),
+        get_unique_values: (
+            "which {field} values appear in the {table}?",
+            "how often does each {field} occur in the {table}?",
+        ),
     }
     for fn, templates in says.items():
         domain.tool(says=templates, idempotent=True)(fn)

@@ -185,6 +185,10 @@ class Domain:
         names = {t.__module__ for t in self.tables}
         names |= {f.__module__ for f in (self._seed, *(v.apply for v in self.variants.values())) if f}
         names |= {s.fn.__module__ for s in self.tools.values()}
+        # a package's helper modules (seed text, an engine the tools call) are the domain too
+        packages = {sys.modules[n].__package__ for n in names if n in sys.modules}
+        packages -= {"servers.domains", "servers.kit", "", None}
+        names |= {n for n in sys.modules if any(n.startswith(f"{p}.") for p in packages)}
         sources = [inspect.getsource(sys.modules[n]) for n in sorted(names) if n in sys.modules]
         shared = [inspect.getsource(m) for m in (world_module, geo_module)]  # every fill reads them
         self._version = hashlib.sha256("".join([KIT_VERSION, *sources, *shared]).encode()).hexdigest()[:12]

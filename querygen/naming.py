@@ -1,0 +1,352 @@
+"""Who the task is about, and how each entity of a call is named in the user's words.
+
+A task is one actor's story: the first row that belongs to a person fixes the actor, and every
+later pick of a row somebody owns is one of the actor's (their accounts, their orders), so a chain
+never jumps to a stranger. Each entity argument the user must supply is then named the way the
+actor knows it (:mod:`querygen.refer`): themself as "me"/"my" (identified once by their email and
+found with the domain's lookup), their rows by a telling attribute resolved with a real lookup
+call that precedes the call needing it, or, when no lookup resolves it uniquely, by its id.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from querygen.gold import Origin, Step
+from querygen.refer import Lookup, Reference, Resolver, first_person
+from querygen.sampler import LiveSampler, Relations
+from querygen.seen import path_in_view, shown_strings
+from servers.runtime import Environment
+from state import Episode
+
+MAX_CALLS = 6  # the paper's longest chain; lookups count
+NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}
+ACTOR_SLOTS = ("customer", "user", "reporter", "author", "owner", "holder", "member")
+
+
+@dataclass
+class Scene:
+    """The actor of one task and what the user has said about themself."""
+
+    actor: str | None = None
+    found_at: int | None = None  # the gold call that found the actor's id (their email lookup)
+    name: str | None = None
+    said: dict[str, str] = field(default_factory=dict)  # column -> value the intro must state
+
+
+class Namer:
+    """Fixes the actor and plans the lookups behind natural references, for one domain."""
+
+    def __init__(
+        self, env: Environment, resolver: Resolver, rel: Relations, sampler: LiveSampler, ids: Any
+    ) -> None:
+        self.env = env
+        self.resolver = resolver
+        self.rel = rel
+        self.sampler = sampler
+        self.ids = ids
+        self.person = resolver.person
+        self._via: list[Reference] = []  # nested lookups of the reference being planned
+
+    # -- the actor ---------------------------------------------------------------------------
+    def scene(self) -> Scene:
+        return Scene()
+
+    def is_actor_slot(self, param: str, table: str) -> bool:
+        return table == self.person and param in ACTOR_SLOTS
+
+    def ownership(self, table: str, scene: Scene) -> str | None:
+        """SQL over ``table``: rows related to the actor (None when anything goes)."""
+        if scene.actor is None or not self.resolver.owned(table):
+            return None
+        actor = scene.actor.replace("'", "''")
+        conds = []
+        for path in self.rel.paths(table, self.person):
+            conds.append(self.rel.condition(table, path, 1).replace("?", f"'{actor}'"))
+        return " OR ".join(f"({c})" for c in conds) or None
+
+    def adopt(self, conn: sqlite3.Connection, table: str, key: Any, scene: Scene) -> None:
+        """The first owned row picked makes its owner the actor."""
+        if scene.actor is not None or self.person is None:
+            return
+        owner = key if table == self.person else self._owner_of(conn, table, key)
+        if owner is not None:
+            scene.actor = owner
+            row = self.sampler.row(conn, self.person, owner) or {}
+            scene.name = row.get("name") if isinstance(row.get("name"), str) else None
+
+    def _owner_of(self, conn: sqlite3.Connection, table: str, key: Any) -> Any:
+        for path in self.rel.paths(table, self.person):
+            if not path or any(h.direction != "up" for h in path):
+                continue
+            value = key
+            for hop in path:
+                value = self.sampler.cell(conn, hop.table, value, hop.column)
+                if value is None:
+                    break
+            if value is not None:
+                return value
+        return None
+
+    def observe(self, step: Step, index: int, scene: Scene) -> None:
+        """A call the user asked for that found a person ("find the customer with email ...")
+        makes them the actor if there is none yet, and is where the agent learnt their id."""
+        if self.person is None or step.spec.returns != self.person or not isinstance(step.result, dict):
+            return
+        key = step.result.get("id")
+        if key is None or key in step.args.values():
+            return
+        if scene.actor is None:
+            scene.actor = key
+            scene.name = step.result.get("name") if isinstance(step.result.get("name"), str) else None
+        if key == scene.actor and scene.found_at is None:
+            scene.found_at = index
+
+    # -- naming the entities of one call -----------------------------------------------------
+    def name_args(
+        self,
+        ep: Episode,
+        conn: sqlite3.Connection,
+        step: Step,
+        steps: list[Step],
+        scene: Scene,
+        rng: random.Random,
+        level: str,
+    ) -> list[Step] | None:
+        """Decide ``step.refs`` and run the lookups they need; returns the lookups to insert
+        before ``step`` (their indices follow ``steps``), or None if the call cannot be said."""
+        pre: list[Step] = []
+        known = self._known(steps)
+        for p in step.spec.params:
+            if not p.ref or p.name not in step.args:
+                continue
+            value, table = step.keys.get(p.name, step.args[p.name]), p.ref.table_name
+            origin = step.origin[p.name]
+            if p.ref.many or p.ref.path or getattr(p.ref.table, "__prefix__", None) is None:
+                kind = "path" if p.ref.path else "id" if p.ref.many else "name"
+                known_path = self._path_known(steps, value, step.args[p.name])
+                if kind == "path" and not known_path and self._met_table(steps, table):
+                    return None  # a file far from the ones the session works on
+                if kind == "id" and self._stranger(steps, value, known):
+                    return None  # a list of ids the conversation never met
+                if kind == "name" and self._stranger(steps, value, known) and self._met_table(steps, table):
+                    return None  # a second symbol out of nowhere; a first one is the user's topic
+                step.refs[p.name] = Reference(kind, value)
+                continue
+            if table == self.person and value == scene.actor:
+                if not self._name_actor(ep, conn, step, p.name, steps, pre, scene):
+                    return None
+                continue
+            if origin.kind == "flow":
+                step.refs[p.name] = Reference("flow", value)
+                continue
+            again = self._said_before(steps, value)
+            if again is not None:  # the user named it already: the same words, no new lookup
+                step.refs[p.name] = again
+                if again.resolver is not None:
+                    step.origin[p.name] = Origin("flow", again.resolver)
+                continue
+            budget = MAX_CALLS - len(steps) - len(pre) - 1
+            found = None
+            if budget > 0 and rng.random() < NATURAL.get(level, 0.9):
+                found = self._resolve(ep, conn, table, value, steps, pre, known, scene, budget)
+            if found is None and self._stranger(steps, value, known):
+                return None
+            if found is None:
+                step.refs[p.name] = Reference("id", value)
+                continue
+            step.refs[p.name] = found
+            step.origin[p.name] = Origin("flow", found.resolver)
+        return pre
+
+    def _met_table(self, steps: list[Step], table: str) -> bool:
+        """The conversation has already dealt with rows of ``table``."""
+        for s in steps:
+            if s.produced(self.ids).get(table) or any(
+                p.ref and p.ref.table_name == table and p.name in s.args for p in s.spec.params
+            ):
+                return True
+        return False
+
+    @staticmethod
+    def _path_known(steps: list[Step], key: Any, path: Any) -> bool:
+        """A path an earlier call took (the same node) or showed (an ``ls`` entry)."""
+        return any(key in s.keys.values() for s in steps) or path_in_view(path, shown_strings(steps))
+
+    @staticmethod
+    def _stranger(steps: list[Step], value: Any, known: dict[Any, int]) -> bool:
+        """A later call about a row the conversation never met (and no lookup finds): the story
+        would jump to something unrelated, so this draft is not taken."""
+        values = value if isinstance(value, list) else [value]
+        if not steps:
+            return False
+        said = {v for s in steps for v in s.keys.values()} | {
+            v for s in steps for a in s.args.values() for v in (a if isinstance(a, list) else [a])
+        }
+        return not any(v in known or v in said for v in values)
+
+    @staticmethod
+    def _said_before(steps: list[Step], value: Any) -> Reference | None:
+        for s in reversed(steps):
+            for ref in s.refs.values():
+                if ref.kind == "attribute" and ref.target == value:
+                    return ref
+                if ref.kind == "id" and value in (
+                    ref.target if isinstance(ref.target, list) else [ref.target]
+                ):
+                    return Reference("id", value)
+        return None
+
+    def _known(self, steps: list[Step]) -> dict[Any, int]:
+        """Ids the conversation has found so far, with the call that found them."""
+        out: dict[Any, int] = {}
+        for i, s in enumerate(steps):
+            for vs in s.produced(self.ids).values():
+                for v in vs:
+                    out.setdefault(v, i)
+        return out
+
+    def _name_actor(
+        self,
+        ep: Episode,
+        conn: sqlite3.Connection,
+        step: Step,
+        param: str,
+        steps: list[Step],
+        pre: list[Step],
+        scene: Scene,
+    ) -> bool:
+        """ "Me": the call takes the actor, found once from what they said about themself."""
+        if scene.found_at is None:
+            budget = MAX_CALLS - len(steps) - len(pre) - 1
+            found = self._lookup_person(ep, conn, scene.actor, steps, pre, budget) if budget > 0 else None
+            if found is not None:
+                scene.found_at = found.resolver
+                scene.said[found.column] = found.value
+        text = first_person(step.template, param) if step.template else None
+        if text is not None:
+            step.template = text
+            step.silent.add(param)
+        phrase = None if text is not None else scene.name or None
+        step.refs[param] = Reference("self", scene.actor, phrase, phrase)
+        if scene.found_at is not None:
+            step.origin[param] = Origin("flow", scene.found_at)
+            return True
+        scene.said["id"] = scene.actor  # no lookup finds them: they give their customer number
+        step.origin[param] = Origin("user")
+        return True
+
+    def _lookup_person(
+        self, ep: Episode, conn: sqlite3.Connection, key: Any, steps: list[Step], pre: list[Step], budget: int
+    ) -> Reference | None:
+        row = self.sampler.row(conn, self.person, key) or {}
+        lookups = [lk for lk in self.resolver.lookups(self.person, row) if lk.column == "email"]
+        for lk in lookups:
+            ref = self._run(ep, lk, key, {}, steps, pre, mine=False)
+            if ref is not None:
+                return ref
+        return None
+
+    def _resolve(
+        self,
+        ep: Episode,
+        conn: sqlite3.Connection,
+        table: str,
+        key: Any,
+        steps: list[Step],
+        pre: list[Step],
+        known: dict[Any, int],
+        scene: Scene,
+        budget: int,
+        depth: int = 2,
+    ) -> Reference | None:
+        """A lookup (and the lookups it needs) that names row ``key`` uniquely, run on ``ep``."""
+        row = self.sampler.row(conn, table, key)
+        if row is None:
+            return None
+        mine = self.resolver.owned(table) and scene.actor is not None
+        for lk in self.resolver.lookups(table, row):
+            mark = len(pre)
+            origins: dict[str, Origin] = {}
+            ok = True
+            outer, self._via = self._via, []
+            for param, value in lk.inputs.items():
+                src = self._input(ep, conn, lk, param, value, steps, pre, known, scene, budget, depth)
+                if src is None:
+                    ok = False
+                    break
+                origins[param] = src
+            via, self._via = self._via, outer
+            if ok and len(pre) + 1 <= budget:
+                ref = self._run(ep, lk, key, origins, steps, pre, mine)
+                if ref is not None:
+                    for owner in via:
+                        ref.phrase = f"{ref.phrase} of {owner.phrase}"
+                        ref.bare = None
+                    return ref
+            del pre[mark:]
+        return None
+
+    def _input(
+        self,
+        ep: Episode,
+        conn: sqlite3.Connection,
+        lk: Lookup,
+        param: str,
+        value: Any,
+        steps: list[Step],
+        pre: list[Step],
+        known: dict[Any, int],
+        scene: Scene,
+        budget: int,
+        depth: int,
+    ) -> Origin | None:
+        """Where a lookup's own entity argument comes from: found already, the actor, or a lookup."""
+        if value in known:
+            return Origin("flow", known[value])
+        for i, s in enumerate(pre):
+            if value in {v for vs in s.produced(self.ids).values() for v in vs}:
+                return Origin("flow", len(steps) + i)
+        table = next(p.ref.table_name for p in lk.spec.params if p.name == param)
+        if table == self.person and value == scene.actor:
+            if scene.found_at is None:
+                found = self._lookup_person(ep, conn, value, steps, pre, budget - 1)
+                if found is None:
+                    return None
+                scene.found_at, scene.said[found.column] = found.resolver, found.value
+            return Origin("flow", scene.found_at)
+        if depth <= 1:
+            return None
+        found = self._resolve(ep, conn, table, value, steps, pre, known, scene, budget - 1, depth - 1)
+        if found is None:
+            return None
+        self._via.append(found)  # the user must say it too: "the alert ... of my vehicle ..."
+        return Origin("flow", found.resolver)
+
+    def _run(
+        self,
+        ep: Episode,
+        lk: Lookup,
+        key: Any,
+        origins: dict[str, Origin],
+        steps: list[Step],
+        pre: list[Step],
+        mine: bool,
+    ) -> Reference | None:
+        """Execute the lookup; keep it if its result names ``key`` by one attribute."""
+        args = {**lk.args, **lk.inputs}
+        ordered = {p.name: args[p.name] for p in lk.spec.params if p.name in args}
+        res = self.env.call(ep, lk.spec.qualified_name, ordered)
+        if not res.ok:
+            return None
+        ref = self.resolver.name_in(lk, res.value, key, mine)
+        if ref is None:
+            return None
+        step = Step(lk.spec, -1, None, ordered, role="resolve", ok=True, result=res.value)
+        step.origin = {k: origins.get(k, Origin("user")) for k in ordered}
+        ref.resolver = len(steps) + len(pre)
+        pre.append(step)
+        return ref

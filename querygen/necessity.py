@@ -1,0 +1,92 @@
+"""The necessity control: every gold call must be needed, or the reward pays for waste.
+
+The coverage term rewards an agent for each gold call it makes, so a gold call an efficient agent
+would skip teaches the opposite of what the reward is for. A call is needed when dropping it would
+
+* break a later call's dataflow (a later call uses a value only this call found),
+* lose a fact the turn's answer states (a lookup the user asked for, reported in the answer;
+  an empty result the answer reports as "there are none" counts), or
+* change what the rest does: a later call fails or returns something else, or the final state
+  differs (a write that an identical later write overwrites, or a no-op reassignment, is not).
+
+Writes are checked by replaying the task without the call on the rolled-back sandbox fork.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from querygen.probe import Sandbox, StateProbe
+from querygen.task import Task, result_facts
+from servers.runtime import Environment
+
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def states_fact(result: Any, given: list[dict[str, Any]], answer: str | None) -> bool:
+    """The answer reports this result: one of its facts, or that it found nothing."""
+    if not answer:
+        return False
+    facts = result_facts([result], given)
+    if not facts or (_empty(result) and re.search(r"\bno\b|\bnothing\b", answer, re.I)):
+        return True  # nothing beyond what the user said, or "there are none"
+    text = answer.casefold().replace("_", " ")
+    numbers = [float(m.replace(",", "")) for m in _NUMBER.findall(answer) if m.replace(",", "").strip("-")]
+    for fact in facts:
+        if isinstance(fact, float):
+            if any(math.isclose(fact, n, rel_tol=1e-9, abs_tol=1e-6) for n in numbers):
+                return True
+        elif fact.casefold().replace("_", " ") in text:
+            return True
+    return False
+
+
+def _empty(result: Any) -> bool:
+    """A lookup that found nothing: an empty list, or a page of rows with none on it."""
+    if isinstance(result, list):
+        return not result
+    if isinstance(result, dict):
+        lists = [v for v in result.values() if isinstance(v, list)]
+        return bool(lists) and not any(lists)
+    return result is None
+
+
+class Necessity:
+    """Finds gold calls a task could drop; ``unneeded`` lists their indices."""
+
+    def __init__(self, env: Environment, probe: StateProbe, sandbox: Sandbox) -> None:
+        self.env = env
+        self.probe = probe
+        self.sandbox = sandbox
+
+    def unneeded(self, task: Task) -> list[int]:
+        calls = task.gold_calls()
+        feeds = {int(d["from"]) for d in task.metadata.get("dataflow", [])}
+        roles = task.metadata.get("roles") or ["ask"] * len(calls)
+        answers = [t.answer for t in task.turns for _ in t.calls]
+        given = [c.arguments for c in calls]
+        out = []
+        for i, call in enumerate(calls):
+            if i in feeds:
+                continue
+            if self.env.tools[call.name].writes:
+                if not self._drop_changes(task, i):
+                    out.append(i)
+            elif roles[i] != "ask" or not states_fact(call.result, given, answers[i]):
+                out.append(i)
+        return out
+
+    def _drop_changes(self, task: Task, drop: int) -> bool:
+        """Does the rest of the task go differently without call ``drop``?"""
+        calls = task.gold_calls()
+        touched = sorted({self.env.tools[c.name].domain for c in calls})
+        with self.sandbox.trial(touched) as ep:
+            for j, call in enumerate(calls):
+                if j == drop:
+                    continue
+                res = self.env.call(ep, call.name, call.arguments)
+                if not res.ok or (j > drop and res.value != call.result):
+                    return True
+            return self.probe.state_hash(ep, task.domains) != task.expected_state_hash
