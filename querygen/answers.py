@@ -127,7 +127,7 @@ def _changes(row: Mapping[str, Any], changed: frozenset[str]) -> list[str]:
     for key, value in row.items():
         if _norm(key) not in changed or key in _SKIP_KEYS or isinstance(value, dict | list):
             continue
-        out.append(f"no {_label(key)}" if value is None else _pair(key, value))
+        out.append(f"no {_label(key)}" if value is None or value == "" else _pair(key, value))
     return out
 
 

@@ -211,7 +211,7 @@ def _enum(spec: ToolSpec, param: str) -> tuple[Any, ...]:
 
 _SELF_RULES: tuple[tuple[str, str], ...] = (
     (r"\b(?:customer|user|account holder) SLOT", "SLOT"),
-    (r",? as SLOT\b", ""),
+    (r",? as SLOT", ""),
     (r"\bthe ((?:\w+ )?\w+) of SLOT", r"my \1"),
     (r"SLOT's\b", "my"),
     (r"\bdoes SLOT have\b", "do I have"),
