@@ -27,7 +27,7 @@ from servers.runtime import CallResult, Environment
 from state import Episode
 
 RETRIES = 4
-PATH_TRIES = 4  # picks tried for a path the conversation has shown
+PATH_TRIES = 2  # picks tried for a path the conversation has shown
 _ID = re.compile(r"^([A-Z][A-Z0-9]*)-\d+$")
 
 

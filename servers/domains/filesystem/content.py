@@ -206,6 +206,24 @@ def _python(s: Seeder, project: str, module: str) -> str:
     )
 
 
+# Faker's month_name() draws a date up to *now*, so the text changed with the wall clock and two
+# builds of one snapshot could differ; a month drawn from the seeded generator cannot.
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
 def _markdown(s: Seeder, title: str, n: int) -> str:
     rng = s.rng
     lines = [f"# {title}", ""]
@@ -213,7 +231,7 @@ def _markdown(s: Seeder, title: str, n: int) -> str:
         if rng.random() < 0.3:
             lines += ["", f"## {rng.choice(_TOPICS).capitalize()}", ""]
         lines.append(
-            f"- {rng.choice(_VERBS)} the {rng.choice(_WORDS)} {rng.choice(_WORDS)} before {s.fake.month_name()}"
+            f"- {rng.choice(_VERBS)} the {rng.choice(_WORDS)} {rng.choice(_WORDS)} before {s.fake.random_element(_MONTHS)}"
         )
     return "\n".join(lines) + "\n"
 
