@@ -78,6 +78,22 @@ def test_sampler_pools_at_medium(medium):
     assert medium.execute(no_key).fetchone()[0] > 0
 
 
+def test_key_conditions_are_the_keys_the_signed_in_driver_holds(medium):
+    """MINE / HELD / MyAlert pick exactly the cars (and open alerts) the driver's keys open."""
+    from servers.domains.vehicle.rules import HELD, MyAlert
+
+    def ids(sql: str) -> set[str]:
+        return {r[0] for r in medium.execute(sql)}
+
+    keys = "SELECT vehicle_id FROM vehicle_access WHERE driver_id = (SELECT driver_id FROM sessions)"
+    assert ids(f"SELECT id FROM vehicles WHERE {MINE}") == ids(keys)
+    held = ids(f"{keys} AND role IN ('owner', 'fleet_manager')")
+    assert ids(f"SELECT id FROM vehicles WHERE {HELD}") == held and held < ids(keys)
+    alert_rule = "cleared = 0 AND code NOT LIKE 'LOW_%' AND code != 'DOOR_AJAR'"
+    mine = ids(f"SELECT id FROM alerts WHERE {alert_rule} AND vehicle_id IN ({keys})")
+    assert mine and ids(f"SELECT id FROM alerts WHERE {MyAlert.__metadata__[0].where}") == mine
+
+
 def test_persona_is_the_world_persona_with_two_cars_and_a_shared_one(car):
     env, ep = car
     me = world(0, "small").persona

@@ -87,9 +87,8 @@ def refuel(
     if problems:
         raise ToolError(f"cannot refuel {_label(car)}: " + "; ".join(problems))
     fuel = round(min(car["tank_l"], car["fuel_l"] + litres), 2)
-    db.update(Vehicle, vehicle, fuel_l=fuel)
+    after = db.update(Vehicle, vehicle, fuel_l=fuel)  # the row as stored, read back once
     _log(db, car, "refuel", f"added {litres / per:.2f} {unit}")
-    after = db.get(Vehicle, vehicle)
     return {"vehicle": vehicle, "added": round(litres / per, 2), "added_unit": unit, **_energy(after)}
 
 
@@ -166,9 +165,9 @@ def set_charge_limit(db: Db, vehicle: ChargeableCar, percent: Annotated[int, Fie
         changes["charging"] = "complete"
     elif car["charging"] == "complete" and car["battery_pct"] < percent:
         changes["charging"] = "plugged"
-    db.update(Vehicle, vehicle, **changes)
+    after = db.update(Vehicle, vehicle, **changes)
     _log(db, car, "set_charge_limit", f"limit {percent}%")
-    return {"vehicle": vehicle, **_energy(db.get(Vehicle, vehicle))}
+    return {"vehicle": vehicle, **_energy(after)}
 
 
 # -- tires and service -----------------------------------------------------------------------------

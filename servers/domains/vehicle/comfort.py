@@ -103,8 +103,7 @@ def set_climate(
         changes["fan_pct"] = fan_pct
     if mode is not None:
         changes.update(ac_mode=mode, defrost=mode == "defrost")
-    db.update(Vehicle, vehicle, **changes)
-    after = db.get(Vehicle, vehicle)
+    after = db.update(Vehicle, vehicle, **changes)
     _log(db, car, "set_climate", ", ".join(f"{k}={v}" for k, v in changes.items()))
     return {"vehicle": vehicle, **_climate(after)}
 

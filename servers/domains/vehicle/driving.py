@@ -145,9 +145,9 @@ def lock_doors(db: Db, vehicle: LockableCar, doors: DoorList) -> dict:
             f"cannot lock {_label(car)}: door {', '.join(open_)} is open and must be closed first; "
             "nothing was locked"
         )
-    db.update(Vehicle, vehicle, **{f"door_{d}": "locked" for d in names})
+    after = db.update(Vehicle, vehicle, **{f"door_{d}": "locked" for d in names})
     _log(db, car, "lock_doors", "locked " + ", ".join(names))
-    return {"vehicle": vehicle, "locked": names, **_doors(db.get(Vehicle, vehicle))}
+    return {"vehicle": vehicle, "locked": names, **_doors(after)}
 
 
 @vehicle.tool(
@@ -170,10 +170,9 @@ def unlock_doors(db: Db, vehicle: UnlockableCar, doors: DoorList) -> dict:
         )
     names = _door_names(doors)
     locked = {f"door_{d}": "unlocked" for d in names if car[f"door_{d}"] == "locked"}
-    if locked:
-        db.update(Vehicle, vehicle, **locked)
+    after = db.update(Vehicle, vehicle, **locked) if locked else car
     _log(db, car, "unlock_doors", "unlocked " + ", ".join(names))
-    return {"vehicle": vehicle, "unlocked": names, **_doors(db.get(Vehicle, vehicle))}
+    return {"vehicle": vehicle, "unlocked": names, **_doors(after)}
 
 
 # -- brakes, engine, gears --------------------------------------------------------------------------

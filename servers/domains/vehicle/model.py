@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sqlalchemy import ForeignKey, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.kit import Domain
@@ -49,17 +49,20 @@ class Vehicle(vehicle.Table):
     __tablename__ = "vehicles"
     __prefix__ = "VEH"
     __hidden__ = ("valet_pin",)
+    # online / asleep cars in id order: most commands' cars are "mine and online", and the sampler
+    # counts and pages them by id, so neither a sort nor a read of the wide rows to find the id
+    __table_args__ = (Index("ix_vehicles_connectivity", "connectivity", "id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     vin: Mapped[str] = mapped_column(unique=True)
     make: Mapped[str]
     model: Mapped[str]
     year: Mapped[int]
-    nickname: Mapped[str]
+    nickname: Mapped[str] = mapped_column(index=True)  # how people name a car ("Dana's Model 3")
     color: Mapped[str]
     fleet: Mapped[str | None]
     powertrain: Mapped[str]
     units: Mapped[str]  # metric | imperial
-    connectivity: Mapped[str] = mapped_column(index=True)  # online | asleep | offline
+    connectivity: Mapped[str]  # online | asleep | offline
     last_seen: Mapped[str]
     ignition: Mapped[str]  # off | accessory | running
     gear: Mapped[str]  # P | R | N | D
@@ -115,10 +118,14 @@ class VehicleAccess(vehicle.Table):
     __tablename__ = "vehicle_access"
     __prefix__ = "VAC"
     __noun__ = "digital key"
-    __table_args__ = (UniqueConstraint("vehicle_id", "driver_id"),)
+    __table_args__ = (
+        UniqueConstraint("vehicle_id", "driver_id"),
+        # list_vehicles: the keys a driver holds in some roles, without reading the key rows
+        Index("ix_vehicle_access_keys", "driver_id", "role", "vehicle_id"),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     vehicle_id: Mapped[str] = mapped_column(ForeignKey("vehicles.id"), index=True)
-    driver_id: Mapped[str] = mapped_column(ForeignKey("drivers.id"), index=True)
+    driver_id: Mapped[str] = mapped_column(ForeignKey("drivers.id"))
     role: Mapped[str]  # owner | fleet_manager | driver
     granted_at: Mapped[str]
 

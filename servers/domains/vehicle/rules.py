@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -167,7 +168,10 @@ Section = Literal[
 REGIONS = {"US": "North America", "CA": "North America", "GB": "Europe", "DE": "Europe", "JP": "Japan"}
 
 
+@functools.lru_cache(maxsize=4096)
 def _region(lat: float, lon: float) -> str:
+    """The road network a point is on (a pure function of the point: service centers and parked cars
+    ask it again and again, and the nearest-city search costs 15 great-circle distances)."""
     return REGIONS[geo.city(geo.reverse_geocode(lat, lon).city).country]
 
 
@@ -220,11 +224,21 @@ def _feasibility(car: dict, km: float) -> dict:
 
 # -- Ref conditions: the sampler's picks ----------------------------------------------------------
 
-MINE = "id IN (SELECT vehicle_id FROM vehicle_access WHERE driver_id = (SELECT driver_id FROM sessions))"
-HELD = (
-    "id IN (SELECT vehicle_id FROM vehicle_access WHERE driver_id = (SELECT driver_id FROM sessions) "
-    "AND role IN ('owner', 'fleet_manager'))"
-)
+
+def _key(car_id: str, roles: str = "") -> str:
+    """SQL: the signed-in driver holds a key for the car ``car_id`` names (in one of ``roles``).
+
+    One probe of the (vehicle, driver) key index per candidate car, instead of listing every car a
+    fleet manager's keys open (hundreds) on each sampler query."""
+    extra = f" AND k.role IN ({roles})" if roles else ""
+    return (
+        "EXISTS (SELECT 1 FROM vehicle_access k WHERE k.vehicle_id = "
+        f"{car_id} AND k.driver_id = (SELECT driver_id FROM sessions){extra})"
+    )
+
+
+MINE = _key("vehicles.id")
+HELD = _key("vehicles.id", "'owner', 'fleet_manager'")
 ONLINE = f"{MINE} AND connectivity = 'online'"
 PARKED = f"{ONLINE} AND speed = 0"
 ANY_LOCKED = "'locked' IN (door_driver, door_passenger, door_rear_left, door_rear_right)"
@@ -261,11 +275,13 @@ KeyCar = Ref[
     f"{HELD} AND (SELECT count(*) FROM vehicle_access k WHERE k.vehicle_id = vehicles.id "
     f"AND k.role = 'driver') < {MAX_DRIVERS}",
 ]
-SharedCar = Ref[Vehicle, f"{HELD} AND id IN (SELECT vehicle_id FROM vehicle_access WHERE role = 'driver')"]
+SharedCar = Ref[
+    Vehicle,
+    f"{HELD} AND EXISTS (SELECT 1 FROM vehicle_access d WHERE d.vehicle_id = vehicles.id AND d.role = 'driver')",
+]
 MyAlert = Ref[
     Alert,
-    "cleared = 0 AND code NOT LIKE 'LOW_%' AND code != 'DOOR_AJAR' AND vehicle_id IN "
-    "(SELECT vehicle_id FROM vehicle_access WHERE driver_id = (SELECT driver_id FROM sessions))",
+    f"cleared = 0 AND code NOT LIKE 'LOW_%' AND code != 'DOOR_AJAR' AND {_key('alerts.vehicle_id')}",
 ]
 
 Destination = Annotated[
