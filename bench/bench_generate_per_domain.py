@@ -1,10 +1,12 @@
 """Generation rate per domain: validated tasks per second of one domain at a time, side by side.
 
-Run:  .venv/bin/python bench/bench_generate_per_domain.py [--n 400] [--scale medium] [--domains all]
+Run:  .venv/bin/python bench/bench_generate_per_domain.py [--n 400] [--scale medium] [--domains all] [--repeat 1]
 
 Each domain gets its own ``Generator`` (single process, warm snapshot cache, start-up excluded) so
 the rows compare domains under the same machine load; banking is the baseline the ratio column
-divides by. Rejections are per gate, as ``toolground generate`` counts them.
+divides by. Rejections are per gate, as ``toolground generate`` counts them. On a shared machine
+``--repeat 3`` runs every domain three times, round after round, and keeps each one's best rate
+(a run is deterministic, so only the wall time differs between repeats).
 """
 
 from __future__ import annotations
@@ -35,14 +37,24 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--scale", default="medium")
     ap.add_argument("--domains", default="all")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per domain; the best rate is shown")
     args = ap.parse_args()
     names = [d.name for d in parse_domains(args.domains)]
-    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; scale {args.scale}, n={args.n}\n")
+    best_of = f", best of {args.repeat}" if args.repeat > 1 else ""
+    print(
+        f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; scale {args.scale}, n={args.n}{best_of}\n"
+    )
+    best: dict[str, tuple[float, int, int, dict[str, int]]] = {}
+    for _ in range(args.repeat):
+        for name in names:
+            run = rate(name, args.n, args.scale)
+            if name not in best or run[0] > best[name][0]:
+                best[name] = run
     print("| domain | validated tasks/s (1 process) | / banking | kept / attempts | rejections |")
     print("|---|---:|---:|---:|---|")
     base = None
     for name in names:
-        tps, kept, attempts, rejected = rate(name, args.n, args.scale)
+        tps, kept, attempts, rejected = best[name]
         base = base or (tps if name == "banking" else None)
         ratio = f"{tps / base:.2f}x" if base else "n/a"
         shown = ", ".join(f"{k} {v}" for k, v in rejected.items())

@@ -532,3 +532,75 @@ def test_tar_create_and_extract(fs):
     fails(env, ep, "tar_extract", "does not look like a tar archive", archive_path="Notes/todo.txt")
     fails(env, ep, "tar_create", "Cannot open: Permission denied", archive_path="x.tar", sources=["/root"])
     assert {t for t, _ in tables(ep)} == {"nodes", "archive_members"}
+
+
+# -- stored paths -------------------------------------------------------------------------------
+
+_TREE_PATHS = (
+    "WITH RECURSIVE t(id, p) AS (SELECT id, '/' FROM nodes WHERE parent_id IS NULL UNION ALL"
+    " SELECT n.id, CASE t.p WHEN '/' THEN '/' || n.name ELSE t.p || '/' || n.name END"
+    " FROM nodes n JOIN t ON n.parent_id = t.id) SELECT id, p FROM t"
+)
+
+
+def _stale_paths(ep) -> list[tuple[str, str, str]]:
+    """Nodes whose stored path differs from the one their parent chain spells."""
+    stored = {r["id"]: r["path"] for r in rows(ep, "SELECT id, path FROM nodes")}
+    walked = {r["id"]: r["p"] for r in rows(ep, _TREE_PATHS)}
+    assert walked.keys() == stored.keys()  # every node hangs off the root
+    return [(i, stored[i], walked[i]) for i in stored if stored[i] != walked[i]]
+
+
+def test_stored_paths_follow_every_create_move_copy_and_extract(fs):
+    env, ep = fs
+    assert _stale_paths(ep) == []
+    call(env, ep, "mkdir", path="a/b/c", parents=True)
+    call(env, ep, "echo", text="x", path="a/b/c/x.txt")
+    call(env, ep, "mv", source="a", destination="Notes")  # into an existing directory
+    call(env, ep, "mv", source="Notes/a/b", destination="renamed")  # a rename to a new name
+    call(env, ep, "mv", source="Notes", destination="/tmp")  # a big subtree, under the root volume
+    call(env, ep, "cp", source="renamed", destination="copy", recursive=True)
+    call(env, ep, "tar_create", archive_path="r.tar", sources=["renamed"])
+    call(env, ep, "mkdir", path="out")
+    call(env, ep, "tar_extract", archive_path="r.tar", destination="out")
+    call(env, ep, "mv", source="/mnt/usb/backups/README.txt", destination="readme-from-usb.txt")
+    call(env, ep, "rm", path="copy", recursive=True)
+    assert _stale_paths(ep) == []
+    assert node(ep, "/tmp/Notes/todo.txt")["path"] == "/tmp/Notes/todo.txt"
+    assert node(ep, f"{HOME}/out/renamed/c/x.txt")["content"] == "x\n"
+
+
+def test_under_the_working_directory_is_the_subtree_of_the_cwd(fs):
+    """MINE_HERE picks exactly the persona's nodes at or below the cwd, wherever the cwd is."""
+    from servers.domains.filesystem.model import MINE_HERE
+
+    env, ep = fs
+    subtree = (
+        "WITH RECURSIVE t(id) AS (SELECT cwd_id FROM sessions UNION ALL"
+        " SELECT n.id FROM nodes n JOIN t ON n.parent_id = t.id)"
+        " SELECT id FROM nodes WHERE id IN (SELECT id FROM t) AND owner_id = (SELECT user_id FROM sessions)"
+    )
+    project = first_project(ep)
+    for where in (HOME, f"{HOME}/{project}", f"{HOME}/{project}/src", "/tmp", "/"):
+        call(env, ep, "cd", path=where)
+        got = {r["id"] for r in rows(ep, f"SELECT id FROM nodes WHERE {MINE_HERE}")}
+        assert got and got == {r["id"] for r in rows(ep, subtree)}, where
+    call(env, ep, "mkdir", path=f"{HOME}/gone")
+    call(env, ep, "cd", path=f"{HOME}/gone")
+    call(env, ep, "rmdir", path=f"{HOME}/gone")
+    assert rows(ep, f"SELECT id FROM nodes WHERE {MINE_HERE}") == []  # a removed cwd has nothing under it
+
+
+def test_the_fill_never_reads_the_wall_clock(tmp_path, monkeypatch):
+    """Faker dates default to 'up to now': a fill that used one would build other bytes tomorrow,
+    and tasks made on one build would not replay on the next."""
+    from faker.providers.date_time import Provider
+
+    from state import SnapshotCache
+
+    def clock(*args, **kwargs):
+        raise AssertionError("the filesystem fill asked Faker for a date relative to now")
+
+    monkeypatch.setattr(Provider, "unix_time", clock)
+    snap = get_domain("filesystem").snapshot(0, "small", SnapshotCache(tmp_path))
+    assert snap.sha256

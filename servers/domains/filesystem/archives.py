@@ -19,7 +19,16 @@ from servers.domains.filesystem.model import (
     filesystem,
 )
 from servers.domains.filesystem.posix import FsError, worded
-from servers.domains.filesystem.rules import _abs, _drop_members, _insert, _may_create, _may_unlink, _read
+from servers.domains.filesystem.rules import (
+    NewEntries,
+    _abs,
+    _add_members,
+    _drop_members,
+    _insert,
+    _may_create,
+    _may_unlink,
+    _read,
+)
 from servers.kit import Db, PathRef, ToolError
 
 # -- archives -------------------------------------------------------------------------------------
@@ -110,8 +119,7 @@ def tar_create(
         node_id = _insert(
             db, a, parent, name, "file", content=f"tar:{digest}", size_bytes=size, is_binary=True
         )["id"]
-    for m in members:
-        db.add(ArchiveMember, archive_id=node_id, **m)
+    _add_members(db, node_id, members)
     return {
         "archive": archive_path,
         "count": len(members),
@@ -193,6 +201,7 @@ def tar_extract(
     with worded("tar: {path}: Cannot write: {reason}"):
         P.check_space(db, dest["volume_id"], grow, shown_dest)
     made: dict[str, dict[str, Any]] = {"": dest}
+    created = NewEntries(db, a)
     shown_paths = []
     for op, rel, m, existing in ops:
         parent_rel, _, base = rel.rpartition("/")
@@ -221,8 +230,9 @@ def tar_extract(
                     target=m["target"],
                     mtime=m["mtime"],
                 )
-            made[rel] = _insert(db, a, parent, base, m["kind"], **values)
+            made[rel] = created.add(parent, base, m["kind"], **values)
         shown_paths.append(P.display(a, P.join(dest_abs, rel)))
+    created.write()
     return {
         "archive": archive_path,
         "into": P.display(a, dest_abs),

@@ -125,6 +125,7 @@ class _Tree:
                 "id": nid,
                 "parent_id": parent_id,
                 "name": name,
+                "path": path,
                 "kind": kind,
                 "owner_id": owner,
                 "group_id": group or self.groups[owner],

@@ -157,7 +157,7 @@ def cp(
     shown = P.display(a, new_abs)
     if existing is not None and existing["id"] == src["id"]:
         raise ToolError(f"cp: '{source}' and '{destination}' are the same file")
-    if src["kind"] == "dir" and _inside(db, parent, src):
+    if src["kind"] == "dir" and _inside(parent, src):
         raise ToolError(f"cp: cannot copy a directory, '{source}', into itself, '{shown}'")
     plan: list[tuple[Any, ...]] = []
     grow = _copy_plan(db, a, src, _abs(db, src), parent, name, new_abs, no_clobber, plan)

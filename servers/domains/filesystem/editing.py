@@ -326,7 +326,7 @@ def mv(db: Db, source: PathRef[Node, MOVABLE], destination: NewPath, no_clobber:
         shown = P.display(a, new_abs)
         if existing is not None and existing["id"] == src["id"]:
             raise ToolError(f"mv: '{source}' and '{destination}' are the same file")
-        if src["kind"] == "dir" and _inside(db, parent, src):
+        if src["kind"] == "dir" and _inside(parent, src):
             raise ToolError(f"mv: cannot move '{source}' to a subdirectory of itself, '{shown}'")
         src_parent = P.node(db, src["parent_id"])
         _may_unlink(db, a, src_parent, src, shown)
@@ -357,7 +357,7 @@ def mv(db: Db, source: PathRef[Node, MOVABLE], destination: NewPath, no_clobber:
             P.check_space(db, parent["volume_id"], size - (existing["size_bytes"] if existing else 0), shown)
     if existing is not None:
         _delete(db, [existing["id"]])
-    db.update(Node, src["id"], parent_id=parent["id"], name=name)
+    P.move(db, src, parent, name)
     if parent["volume_id"] != src["volume_id"]:
         db.execute(
             "UPDATE nodes SET volume_id = ? WHERE id IN (SELECT value FROM json_each(?))",

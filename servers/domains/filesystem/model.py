@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import Field
-from sqlalchemy import ForeignKey, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.domains.filesystem import posix as P
@@ -69,17 +69,33 @@ class Volume(filesystem.Table):
 
 
 class Node(filesystem.Table):
-    """A file, directory or symbolic link. ``mode`` holds the octal bits (0o2775 = setgid rwxrwxr-x)."""
+    """A file, directory or symbolic link. ``mode`` holds the octal bits (0o2775 = setgid rwxrwxr-x).
+
+    ``path`` is the absolute path, kept by the POSIX engine on every create and move (like a
+    ``locate`` database that is never stale), so "under this directory" is a range on one index
+    instead of a walk down the tree."""
 
     __tablename__ = "nodes"
     __prefix__ = "NOD"
     __noun__ = "file"
-    __table_args__ = (UniqueConstraint("parent_id", "name"),)
+    # search_records matches what a file is called and holds; the stored path would make every
+    # entry under ~/Projects a hit for "Projects" (find and grep are the tools for paths)
+    __search__ = ("name", "kind", "content", "target", "mtime")
+    __table_args__ = (
+        UniqueConstraint("parent_id", "name"),
+        # "under a directory" is a range on path, "a user's files" one on owner_id; the columns the
+        # sampler's conditions test ride along, so counting a home directory never reads the
+        # (content-heavy) rows
+        Index("ix_nodes_path", "path", "kind", "owner_id", "group_id", "mode", "is_binary", "id"),
+        Index("ix_nodes_owner", "owner_id", "path", "kind", "group_id", "mode", "is_binary", "id"),
+        Index("ix_nodes_volume", "volume_id", "size_bytes"),  # a volume's used space without reading rows
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     parent_id: Mapped[str | None] = mapped_column(ForeignKey("nodes.id"))
     name: Mapped[str]
+    path: Mapped[str]  # "/" for the root, else "/a/b" (no trailing slash)
     kind: Mapped[str]  # file / dir / symlink
-    owner_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    owner_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
     group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"))
     mode: Mapped[int]
     size_bytes: Mapped[int]
@@ -87,7 +103,7 @@ class Node(filesystem.Table):
     is_binary: Mapped[bool]
     target: Mapped[str | None]  # symlinks: the path they point to, as written
     mtime: Mapped[str]
-    volume_id: Mapped[str] = mapped_column(ForeignKey("volumes.id"), index=True)
+    volume_id: Mapped[str] = mapped_column(ForeignKey("volumes.id"))
 
     @staticmethod
     def __render__(db: Db, key: str) -> str:
@@ -128,10 +144,9 @@ class Session(filesystem.Table):
 # -- what good arguments look like (sampler conditions) ----------------------------------------------
 
 _ME = "(SELECT user_id FROM sessions)"
-_HERE = (
-    "id IN (WITH RECURSIVE t(id) AS (SELECT cwd_id FROM sessions UNION ALL "
-    "SELECT n.id FROM nodes n JOIN t ON n.parent_id = t.id) SELECT id FROM t)"
-)
+_CWD = "(SELECT cwd_id FROM sessions)"
+# the working directory and everything below it (nothing once the directory was removed)
+_HERE = f"(id = {_CWD} OR {P.under(f'(SELECT path FROM nodes WHERE id = {_CWD})')})"
 MINE_HERE = f"(owner_id = {_ME} OR {_ME} = 'root') AND {_HERE}"  # root may act on anything
 TEXT = f"kind = 'file' AND is_binary = 0 AND (mode & 256) != 0 AND {MINE_HERE}"
 WRITABLE_TEXT = f"kind = 'file' AND is_binary = 0 AND (mode & 384) = 384 AND {MINE_HERE}"

@@ -84,11 +84,11 @@ class Actor:
 
 
 def actor(db: Db) -> Actor:
+    """Who is acting: every command starts here, so it is four indexed lookups and no tree walk."""
     s = db.session()
     u = db.one("SELECT * FROM users WHERE id = ?", s["user_id"])
     groups = {r["group_id"] for r in db.all("SELECT group_id FROM group_members WHERE user_id = ?", u["id"])}
     groups.add(u["group_id"])
-    cwd = abspath(db, s["cwd_id"]) if node(db, s["cwd_id"]) else None
     return Actor(
         user=u["id"],
         uid=u["uid"],
@@ -98,7 +98,7 @@ def actor(db: Db) -> Actor:
         home=u["home"],
         umask=s["umask"],
         cwd_id=s["cwd_id"],
-        cwd=cwd,
+        cwd=db.scalar("SELECT path FROM nodes WHERE id = ?", s["cwd_id"]),  # None once removed
     )
 
 
@@ -139,14 +139,36 @@ def children(db: Db, parent_id: str) -> list[dict[str, Any]]:
 
 
 def abspath(db: Db, node_id: str) -> str:
-    names = db.all(
-        "WITH RECURSIVE up(id, parent_id, name, d) AS ("
-        " SELECT id, parent_id, name, 0 FROM nodes WHERE id = ?"
-        " UNION ALL SELECT n.id, n.parent_id, n.name, up.d + 1 FROM nodes n JOIN up ON n.id = up.parent_id)"
-        " SELECT name FROM up WHERE parent_id IS NOT NULL ORDER BY d DESC",
-        node_id,
+    """The stored absolute path of a node ("/" for an id that names nothing, as before)."""
+    return db.scalar("SELECT path FROM nodes WHERE id = ?", node_id) or "/"
+
+
+def under(path_sql: str, column: str = "path") -> str:
+    """SQL true for nodes strictly below the directory whose path ``path_sql`` yields.
+
+    Paths below ``/a/b`` are those from ``/a/b/`` up to (not including) ``/a/b0``: ``0`` is the
+    character after ``/``, so the range holds exactly the paths that start with ``/a/b/`` and the
+    index on ``path`` answers it. Under the root, whose range starts at ``/``, that is every node,
+    the root included."""
+    prefix = f"rtrim({path_sql}, '/')"
+    return f"({column} >= {prefix} || '/' AND {column} < {prefix} || '0')"
+
+
+def move(db: Db, n: dict[str, Any], parent: dict[str, Any], name: str) -> None:
+    """Re-link ``n`` as ``name`` in ``parent`` and rewrite the stored paths of it and its subtree
+    (one range UPDATE: the subtree is exactly the paths under the old one). The caller has already
+    removed an entry replaced at the destination and refused moving a directory into itself."""
+    old, new = n["path"], join(parent["path"], name)
+    db.execute(
+        "UPDATE nodes SET parent_id = ?, name = ?, path = ? WHERE id = ?", parent["id"], name, new, n["id"]
     )
-    return "/" + "/".join(r["name"] for r in names)
+    db.execute(
+        "UPDATE nodes SET path = ? || substr(path, ?) WHERE path >= ? AND path < ?",
+        new,
+        len(old) + 1,
+        old + "/",
+        old + "0",
+    )
 
 
 def join(parent: str, name: str) -> str:
@@ -300,6 +322,23 @@ def mount_point(db: Db, n: dict[str, Any]) -> bool:
 _COLUMNS = "n.id, n.parent_id, n.name, n.kind, n.owner_id, n.group_id, n.mode, n.size_bytes, n.is_binary, n.target, n.mtime, n.volume_id"
 
 
+def _subtree(db: Db, top: dict[str, Any], content: bool, max_depth: int | None) -> list[dict[str, Any]]:
+    """``top`` and the rows below it (to ``max_depth`` levels), each with its ``depth`` under ``top``:
+    one range scan of the path index. Depth counts slashes (the root's children have one)."""
+    cols = _COLUMNS + (", n.content" if content else "")
+    base = 0 if top["path"] == "/" else top["path"].count("/")
+    depth = f"(length(n.path) - length(replace(n.path, '/', '')) - {base})"
+    bound = f" AND {depth} <= {int(max_depth)}" if max_depth is not None else ""
+    return db.all(
+        f"SELECT {cols}, CASE WHEN n.id = ? THEN 0 ELSE {depth} END AS depth FROM nodes n"
+        f" WHERE n.id = ? OR ({under('?', 'n.path')}{bound})",
+        top["id"],
+        top["id"],
+        top["path"],
+        top["path"],
+    )
+
+
 def walk(
     db: Db,
     a: Actor,
@@ -312,14 +351,7 @@ def walk(
 ) -> tuple[list[tuple[dict[str, Any], str, int]], list[str]]:
     """Depth-first ``(row, absolute path, depth)`` of a subtree in name order, and the directories
     whose contents the actor may not read or search (they are listed, their children are not)."""
-    cols = _COLUMNS + (", n.content" if content else "")
-    rows = db.all(
-        "WITH RECURSIVE t(id, d) AS (SELECT ?, 0 UNION ALL"
-        " SELECT n.id, t.d + 1 FROM nodes n JOIN t ON n.parent_id = t.id"
-        + (" WHERE t.d < ?" if max_depth is not None else "")
-        + f") SELECT {cols}, t.d AS depth FROM t JOIN nodes n ON n.id = t.id",
-        *((top["id"], max_depth) if max_depth is not None else (top["id"],)),
-    )
+    rows = _subtree(db, top, content, max_depth)
     kids: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         if r["id"] != top["id"]:
