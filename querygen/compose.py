@@ -60,6 +60,15 @@ def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
 
+def _named_before(steps: list[Step], step: Step, value: Any) -> str | None:
+    """The words an earlier request of this task used for ``value`` (said the same way again)."""
+    found = None
+    for s in steps[: steps.index(step)]:
+        ref = next((r for r in s.refs.values() if r.target == value and r.phrase), None)
+        found = ref.phrase if ref is not None else found
+    return found
+
+
 def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:
     """``value`` is what the previous request was about: "that account" can only mean it."""
     table = ids.table(value)
@@ -112,7 +121,6 @@ class Composer:
         scene = kit.builder.scene
         gap = self._gap(kit, steps, rng) if shape.level == "missing_required" else None
         level = shape.level if gap else ("complete" if shape.level == "missing_required" else shape.level)
-        self._steps = steps
         rendered = self._render(kit, steps, created, rng, level, persona, scene, gap)
         if rendered is None:
             return None  # a value found by one call could only be said by quoting it: a leak
@@ -266,7 +274,8 @@ class Composer:
                 continue  # the actor, said as "me" or by name
             asks = [steps[i] for i in range(steps.index(s)) if steps[i].role == "ask"]
             adjacent = bool(asks) and _only_one_shown(asks[-1], s.args[k], self.ids)
-            phrase = self._flow_phrase(kit, s, k, steps[o.source], created, rng, level, adjacent)
+            before = _named_before(steps, s, s.args[k])
+            phrase = self._flow_phrase(kit, s, k, steps[o.source], created, rng, level, adjacent, before)
             if phrase is False:
                 return None
             if phrase is not None:
@@ -285,6 +294,7 @@ class Composer:
         rng: random.Random,
         level: str,
         adjacent: bool,
+        before: str | None,
     ) -> str | None | bool:
         """A referring phrase for a value from an earlier output: None = write the value itself
         (the user read it in an earlier answer), False = it cannot be said without leaking it."""
@@ -296,7 +306,6 @@ class Composer:
             return None if earlier or p.ref is None or p.ref.path else False
         if earlier and rng.random() < (0.5 if level == "minimal" else 0.25):
             return None
-        before = self._named_before(step, value)
         if before is not None:
             return f"that {noun(p.ref.table)}" if adjacent else before
         phrase = kit.renderer.refer(
@@ -307,16 +316,6 @@ class Composer:
         if phrase is None:
             return None if earlier else False
         return phrase
-
-    def _named_before(self, step: Step, value: Any) -> str | None:
-        """The words an earlier request of this task used for ``value`` (said the same way again)."""
-        found = None
-        for s in self._steps:
-            if s is step:
-                break
-            ref = next((r for r in s.refs.values() if r.target == value and r.phrase), None)
-            found = ref.phrase if ref is not None else found
-        return found
 
     def _turns(
         self,
