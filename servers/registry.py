@@ -7,7 +7,18 @@ import importlib
 from servers.kit import Domain
 
 # name -> module under servers.domains; each module defines a Domain named like the module.
-DOMAINS: tuple[str, ...] = ("banking", "shopping", "issue_tracker", "vehicle", "filesystem", "trading")
+DOMAINS: tuple[str, ...] = (
+    "banking",
+    "shopping",
+    "issue_tracker",
+    "vehicle",
+    "filesystem",
+    "trading",
+    "travel_booking",
+    "social_media",
+    "team_chat",
+    "email",
+)
 
 
 class UnknownDomain(ValueError):

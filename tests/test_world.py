@@ -247,3 +247,14 @@ def test_reverse_geocode_returns_the_address():
                 assert geo.geocode(here.line) == here
     assert geo.geocode("14 Nowhere Rd, Portland") is None
     assert geo.geocode("14 Elm St, Atlantis") is None
+
+
+def test_the_persona_circle_starts_with_colleagues_and_grows_by_extension():
+    w = world(0, "medium")
+    persona = w.persona
+    mates = w.colleagues(persona)
+    assert mates and all(p.employer == persona.employer and p.index != 0 for p in mates)
+    circle = w.circle(persona, 60)
+    assert circle[: len(mates)] == mates
+    assert len({p.index for p in circle}) == 60 and persona not in circle
+    assert w.circle(persona, 25) == circle[:25]

@@ -247,6 +247,26 @@ class World:
         """People ``offset .. offset+n`` (wrapping): domains take deterministic slices by index."""
         return [self.people[(offset + i) % len(self.people)] for i in range(n)]
 
+    def colleagues(self, person: Person) -> list[Person]:
+        """Everyone else who works for ``person``'s employer, in index order."""
+        return [p for p in self.people if p.employer == person.employer and p.index != person.index]
+
+    def circle(self, person: Person, n: int) -> list[Person]:
+        """The ``n`` people ``person`` deals with most: colleagues first, then others in a fixed
+        shuffled order. Email contacts, chat workspace members and social follows all start from
+        this list, so the people who write to the persona are the people she chats with and follows;
+        a longer circle is an extension of a shorter one."""
+        order = self._acquaintances(person.index)
+        return [self.people[i] for i in order[:n]]
+
+    @functools.cache  # noqa: B019 - one order per person per World; worlds are cached
+    def _acquaintances(self, index: int) -> tuple[int, ...]:
+        person = self.people[index]
+        near = [p.index for p in self.colleagues(person)]
+        rest = [i for i in range(len(self.people)) if i != index and i not in set(near)]
+        random.Random(f"world:circle:{self.seed}:{index}").shuffle(rest)
+        return tuple(near + rest)
+
     def by_email(self, email: str) -> Person | None:
         return self._email_index().get(email.casefold())
 
