@@ -2,7 +2,7 @@
 
 from state.changelog import CellChange
 from state.hashing import content_hash
-from state.session import Checkpoint, Session
+from state.session import Checkpoint, Session, origin
 from state.snapshot import (
     SCALES,
     Snapshot,
@@ -31,6 +31,7 @@ __all__ = [
     "check_scale",
     "combine_hashes",
     "derive_snapshot",
+    "origin",
     "content_hash",
     "write_snapshot",
 ]
