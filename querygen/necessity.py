@@ -9,7 +9,8 @@ would skip teaches the opposite of what the reward is for. A call is needed when
 * change what the rest does: a later call fails or returns something else, or the final state
   differs (a write that an identical later write overwrites, or a no-op reassignment, is not).
 
-Writes are checked by replaying the task without the call on the rolled-back sandbox fork.
+Writes are checked by replaying the task without the call on the rolled-back sandbox fork; the
+calls before it are shared by all the checks (nested savepoints).
 """
 
 from __future__ import annotations
@@ -67,26 +68,44 @@ class Necessity:
         roles = task.metadata.get("roles") or ["ask"] * len(calls)
         answers = [t.answer for t in task.turns for _ in t.calls]
         given = [c.arguments for c in calls]
+        writes = [i for i, c in enumerate(calls) if i not in feeds and self.env.tools[c.name].writes]
+        needed = self._needed_writes(task, writes)
         out = []
         for i, call in enumerate(calls):
             if i in feeds:
                 continue
             if self.env.tools[call.name].writes:
-                if not self._drop_changes(task, i):
+                if i not in needed:
                     out.append(i)
             elif roles[i] != "ask" or not states_fact(call.result, given, answers[i]):
                 out.append(i)
         return out
 
-    def _drop_changes(self, task: Task, drop: int) -> bool:
-        """Does the rest of the task go differently without call ``drop``?"""
+    def _needed_writes(self, task: Task, writes: list[int]) -> set[int]:
+        """The writes among ``writes`` without which the rest of the task goes differently.
+
+        One pass over the gold calls on the rolled-back fork: before each candidate write, a nested
+        savepoint runs the calls after it, then is rolled back, so the shared prefix runs once."""
+        if not writes:
+            return set()
         calls = task.gold_calls()
         touched = sorted({self.env.tools[c.name].domain for c in calls})
+        needed: set[int] = set()
         with self.sandbox.trial(touched) as ep:
             for j, call in enumerate(calls):
-                if j == drop:
-                    continue
-                res = self.env.call(ep, call.name, call.arguments)
-                if not res.ok or (j > drop and res.value != call.result):
-                    return True
-            return self.probe.state_hash(ep, task.domains) != task.expected_state_hash
+                if j in writes:
+                    with self.sandbox.trial(touched):
+                        if self._rest_differs(ep, task, j):
+                            needed.add(j)
+                if not self.env.call(ep, call.name, call.arguments).ok:
+                    return needed | {i for i in writes if i > j}  # the gold itself broke here
+        return needed
+
+    def _rest_differs(self, ep: Any, task: Task, drop: int) -> bool:
+        """Do the calls after ``drop``, run without it, fail, return otherwise or end elsewhere?"""
+        calls = task.gold_calls()
+        for call in calls[drop + 1 :]:
+            res = self.env.call(ep, call.name, call.arguments)
+            if not res.ok or res.value != call.result:
+                return True
+        return self.probe.state_hash(ep, task.domains) != task.expected_state_hash
