@@ -42,6 +42,12 @@ def table_sum(conn: sqlite3.Connection, table: str, schema: str = "main") -> int
     return sum(row_digest(row) for row in conn.execute(f'SELECT * FROM {schema}."{table}"')) % MODULUS
 
 
+def table_sums(conn: sqlite3.Connection, schema: str = "main") -> dict[str, tuple[list[str], int]]:
+    """Each user table's (columns, multiset digest): what :func:`combine` hashes, kept with a
+    snapshot so a fork's hash can start from it without a scan."""
+    return {t: (columns(conn, t, schema), table_sum(conn, t, schema)) for t in user_tables(conn, schema)}
+
+
 def combine(tables: Mapping[str, tuple[list[str], int]]) -> str:
     """The content hash from each table's (columns, sum)."""
     h = hashlib.sha256()
@@ -53,6 +59,4 @@ def combine(tables: Mapping[str, tuple[list[str], int]]) -> str:
 
 def content_hash(conn: sqlite3.Connection, schema: str = "main") -> str:
     """Hash of every user table's rows, by full scan."""
-    return combine(
-        {t: (columns(conn, t, schema), table_sum(conn, t, schema)) for t in user_tables(conn, schema)}
-    )
+    return combine(table_sums(conn, schema))

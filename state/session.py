@@ -69,6 +69,7 @@ class SharedReader:
     _guard = threading.Lock()
 
     def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
         self.conn = snapshot.connect()
         self.conn.execute("PRAGMA query_only = ON")
         self.lock = threading.RLock()
@@ -94,7 +95,10 @@ class SharedReader:
     def table_sum(self, table: str) -> int:
         with self.lock:
             if table not in self._sums:
-                self._sums[table] = table_sum(self.conn, table)
+                known = self.snapshot.sums
+                self._sums[table] = (
+                    known[table][1] if known and table in known else table_sum(self.conn, table)
+                )
             return self._sums[table]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import sqlite3
 import tempfile
@@ -19,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from state import changelog
-from state.hashing import CHANGES, content_hash
+from state.hashing import CHANGES, combine, table_sums
+
+Sums = dict[str, tuple[list[str], int]]  # table -> (columns, multiset digest of its rows)
 
 SCALES = ("small", "medium", "large")
 
@@ -46,6 +49,8 @@ class Snapshot:
     sha256: str = ""
     logical_hash: str = ""
     variant: str | None = None  # a named initial-state patch over the base snapshot
+    # Per-table digests the logical hash combines; forks update them from touched rows only.
+    sums: Sums | None = field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -97,10 +102,10 @@ def build_snapshot(domain: str, seed: int, scale: str, schema: SchemaFn, fill: F
         changelog.install(conn)
         conn.execute("VACUUM")
         data = conn.serialize()
-        logical = content_hash(conn)
+        sums = table_sums(conn)
     finally:
         conn.close()
-    return Snapshot(domain, seed, scale, data, hashlib.sha256(data).hexdigest(), logical)
+    return Snapshot(domain, seed, scale, data, hashlib.sha256(data).hexdigest(), combine(sums), sums=sums)
 
 
 def derive_snapshot(base: Snapshot, variant: str, patch: PatchFn) -> Snapshot:
@@ -122,16 +127,20 @@ def derive_snapshot(base: Snapshot, variant: str, patch: PatchFn) -> Snapshot:
             )
         conn.execute("VACUUM")
         data = conn.serialize()
-        logical = content_hash(conn)
+        sums = table_sums(conn)
     finally:
         conn.close()
     sha = hashlib.sha256(data).hexdigest()
-    return Snapshot(base.domain, base.seed, base.scale, data, sha, logical, variant)
+    return Snapshot(base.domain, base.seed, base.scale, data, sha, combine(sums), variant, sums)
 
 
-def load_snapshot(path: Path, domain: str, seed: int, scale: str) -> Snapshot:
-    """Read a snapshot file written by :func:`write_snapshot`."""
+def load_snapshot(path: Path, domain: str, seed: int, scale: str, variant: str | None = None) -> Snapshot:
+    """Read a snapshot file written by :func:`write_snapshot`.
+
+    The table digests come from the file written beside it when that file names these exact
+    bytes (their sha256); otherwise they are computed by a scan, as for a file made elsewhere."""
     data = Path(path).read_bytes()
+    sha = hashlib.sha256(data).hexdigest()
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
@@ -140,28 +149,61 @@ def load_snapshot(path: Path, domain: str, seed: int, scale: str) -> Snapshot:
             raise SnapshotError(f"snapshot file {path} is corrupt: {ok}")
         if not changelog.installed(conn):
             raise SnapshotError(f"{path} has no change-tracking triggers; rebuild it with this version")
-        logical = content_hash(conn)
+        sums = _read_sums(path, sha)
+        scanned = sums is None
+        if sums is None:
+            sums = table_sums(conn)
     except sqlite3.DatabaseError as exc:
         raise SnapshotError(f"{path} is not a SQLite snapshot: {exc}") from exc
     finally:
         conn.close()
-    return Snapshot(domain, seed, scale, data, hashlib.sha256(data).hexdigest(), logical)
+    snap = Snapshot(domain, seed, scale, data, sha, combine(sums), variant, sums)
+    if scanned:
+        with contextlib.suppress(OSError):  # next time the digests are read, not scanned
+            _write_sums(snap, path)
+    return snap
+
+
+def _sums_path(path: Path) -> Path:
+    return Path(path).with_name(Path(path).name + ".sums.json")
+
+
+def _read_sums(path: Path, sha: str) -> Sums | None:
+    try:
+        doc = json.loads(_sums_path(path).read_text())
+        if doc.get("sha256") != sha:
+            return None
+        return {t: (list(cols), int(total)) for t, (cols, total) in doc["tables"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # missing, stale or unreadable: scan instead
+
+
+def _write_sums(snapshot: Snapshot, path: Path) -> None:
+    if snapshot.sums is None:
+        return
+    doc = {"sha256": snapshot.sha256, "tables": {t: [c, str(v)] for t, (c, v) in snapshot.sums.items()}}
+    _atomic_write(_sums_path(path), json.dumps(doc, sort_keys=True).encode())
 
 
 def write_snapshot(snapshot: Snapshot, path: Path) -> Path:
-    """Write atomically: a reader never sees half a snapshot file."""
+    """Write atomically: a reader never sees half a snapshot file. Its table digests go beside it."""
     path = Path(path)
+    _atomic_write(path, snapshot.data)
+    _write_sums(snapshot, path)
+    return path
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(snapshot.data)
+            fh.write(data)
         os.chmod(tmp, 0o644)  # an ordinary file anyone may open, not a private temp file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
 
 
 class SnapshotCache:
@@ -200,8 +242,21 @@ class SnapshotCache:
         return snap
 
     def variant(self, base: Snapshot, version: str, name: str, patch: PatchFn) -> Snapshot:
-        """A variant of a cached snapshot, derived once per process (it costs one copy and a vacuum)."""
+        """A variant of a cached snapshot, derived once and cached on disk like its base (deriving
+        costs a copy, a vacuum and a scan, which every worker process would otherwise repeat)."""
         key = (base.domain, base.seed, base.scale, f"{version}:{name}")
-        if key not in self._memory:
-            self._memory[key] = derive_snapshot(base, name, patch)
-        return self._memory[key]
+        if key in self._memory:
+            return self._memory[key]
+        path = self.path_for(base.domain, base.seed, base.scale, f"{version}-{name}")
+        snap = None
+        if path.exists():
+            try:
+                snap = load_snapshot(path, base.domain, base.seed, base.scale, variant=name)
+            except SnapshotError:
+                snap = None
+        if snap is None:
+            snap = derive_snapshot(base, name, patch)
+            with contextlib.suppress(OSError):
+                write_snapshot(snap, path)
+        self._memory[key] = snap
+        return snap
