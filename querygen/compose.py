@@ -71,7 +71,7 @@ def _named_before(steps: list[Step], step: Step, value: Any) -> str | None:
 
 def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:
     """``value`` is what the previous request was about: "that account" can only mean it."""
-    table = ids.table(value)
+    table = ids.table(value, step.spec.domain)
     shown = step.produced(ids).get(table, []) if table else []
     return value in step.args.values() or shown == [value]
 
@@ -92,6 +92,11 @@ def _split(rng: random.Random, length: int, turns: int) -> list[int]:
             t += 1
         out.append(t)
     return out
+
+
+# How an entity left out of a request may have been named, to be given when the assistant asks:
+# by id, or naturally ("my checking account", a ticker); not a value found in the conversation.
+ASKABLE = ("id", "attribute", "name")
 
 
 class Composer:
@@ -195,18 +200,32 @@ class Composer:
                 for p in s.spec.params
                 if p.required
                 and p.name in s.args
-                and s.origin[p.name].kind == "user"
-                and (not p.ref or getattr(s.refs.get(p.name), "kind", "id") == "id")
+                and self._said_by_user(steps, s, p.name)
                 and not p.enum
                 and not p.is_list
                 and ((p.ref and not p.ref.path) or is_money(p))
             ]
             if options:
                 p = rng.choice(options)
-                surface = kit.renderer.surface(s.spec, p, s.args[p.name], random.Random(0))
+                ref = s.refs.get(p.name)
+                if ref is not None and ref.kind != "id" and ref.phrase:
+                    surface = ref.phrase  # "which account?" - "my checking account"
+                else:
+                    surface = kit.renderer.surface(s.spec, p, s.args[p.name], random.Random(0))
                 what = noun(p.ref.table) if p.ref else "amount"
                 return j, p.name, surface, s.turn, what
         return None
+
+    @staticmethod
+    def _said_by_user(steps: list[Step], s: Step, name: str) -> bool:
+        """The user names this value (by id, or naturally with a lookup resolving it), so they can
+        leave it out and give it when asked; not a value the conversation found."""
+        origin, ref = s.origin[name], s.refs.get(name)
+        kind = getattr(ref, "kind", "id")
+        if origin.kind == "user":
+            return kind in ASKABLE
+        resolved = origin.kind == "flow" and steps[origin.source].role == "resolve"
+        return resolved and kind == "attribute" and bool(ref.phrase)
 
     def _render(
         self,
@@ -383,7 +402,11 @@ class Composer:
         table = step.spec.returns
         if table is None:
             return None
-        keys = [v for v in step.result.values() if isinstance(v, str) and self.ids.table(v) == table]
+        keys = [
+            v
+            for v in step.result.values()
+            if isinstance(v, str) and self.ids.table(v, step.spec.domain) == table
+        ]
         return keys[0] if len(keys) == 1 else None
 
     # -- abstain tasks ------------------------------------------------------------------------------

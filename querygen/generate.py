@@ -182,7 +182,7 @@ class Generator:
         self.sandbox = Sandbox(self.env.open())
         natural = {}
         for d in self.env.domains:
-            natural.update(IdIndex.natural_keys(d, self.probe.fingerprint(d.name).conn))
+            natural[d.name] = IdIndex.natural_keys(d, self.probe.fingerprint(d.name).conn)
         self.ids = IdIndex(self.env.domains, natural)
         self.selected = selected
         self.kits: dict[str, DomainKit] = {}

@@ -62,25 +62,33 @@ class Step:
     def produced(self, index: IdIndex) -> dict[str, list[str]]:
         """Ids in this step's result, by table (computed once)."""
         if self._ids is None:
-            self._ids = index.ids_in(self.result)
+            self._ids = index.ids_in(self.result, self.spec.domain)
         return self._ids
 
 
 class IdIndex:
     """Recognises entity ids in tool outputs: by their declared table prefixes, and natural keys
-    (ticker symbols, exchange codes) by membership in their table's keys at the snapshot."""
+    (ticker symbols, exchange codes, handles) by membership in their table's keys at the snapshot.
 
-    def __init__(self, domains: Sequence[Domain], natural: Mapping[str, set[str]] | None = None) -> None:
-        self.table_of: dict[str, str] = {}
-        self.natural_of: dict[str, str] = {}
+    Each domain has its own maps: "@sgould" is a chat member in team_chat and an account in
+    social_media, and two domains may give different tables the same prefix, so a value in a
+    step's output is looked up in the domain of that step's tool."""
+
+    def __init__(
+        self, domains: Sequence[Domain], natural: Mapping[str, Mapping[str, set[str]]] | None = None
+    ) -> None:
+        self.prefixes: dict[str, dict[str, str]] = {}
+        self.naturals: dict[str, dict[str, str]] = {}
         for d in domains:
+            own = self.prefixes.setdefault(d.name, {})
             for t in tables_of(d):
                 prefix = getattr(t, "__prefix__", None)
                 if prefix:
-                    self.table_of[prefix] = t.__tablename__
-        for table, keys in sorted((natural or {}).items()):
-            for k in sorted(keys):
-                self.natural_of.setdefault(k, table)
+                    own.setdefault(prefix, t.__tablename__)
+            keys = self.naturals.setdefault(d.name, {})
+            for table, values in sorted((natural or {}).get(d.name, {}).items()):
+                for k in sorted(values):
+                    keys.setdefault(k, table)
 
     @staticmethod
     def natural_keys(domain: Domain, conn: Any) -> dict[str, set[str]]:
@@ -92,15 +100,18 @@ class IdIndex:
                 out[name] = {r[0] for r in conn.execute(f'SELECT id FROM "{name}"') if isinstance(r[0], str)}
         return out
 
-    def table(self, value: Any) -> str | None:
-        if isinstance(value, str):
-            m = _ID.match(value)
-            if m:
-                return self.table_of.get(m.group(1))
-            return self.natural_of.get(value)
-        return None
+    def table(self, value: Any, domain: str | None = None) -> str | None:
+        """The table ``value`` is a key of in ``domain`` (None: the first domain that has it)."""
+        if not isinstance(value, str):
+            return None
+        m = _ID.match(value)
+        maps = self.prefixes if m else self.naturals
+        key = m.group(1) if m else value
+        if domain is not None:
+            return maps.get(domain, {}).get(key)
+        return next((own[key] for own in maps.values() if key in own), None)
 
-    def ids_in(self, value: Any) -> dict[str, list[str]]:
+    def ids_in(self, value: Any, domain: str | None = None) -> dict[str, list[str]]:
         """Every id in a JSON value, by table, in first-seen order."""
         out: dict[str, list[str]] = {}
 
@@ -112,7 +123,7 @@ class IdIndex:
                 for x in v:
                     walk(x)
             else:
-                table = self.table(v)
+                table = self.table(v, domain)
                 if table and v not in out.setdefault(table, []):
                     out[table].append(v)
 
@@ -468,7 +479,7 @@ def dependencies(steps: Sequence[Step], ids: IdIndex) -> list[tuple[int, int]]:
     edges: set[tuple[int, int]] = set()
     touched = []
     for s in steps:
-        ents = {v for vs in ids.ids_in(s.args).values() for v in vs}
+        ents = {v for vs in ids.ids_in(s.args, s.spec.domain).values() for v in vs}
         ents |= set(s.keys.values())  # the rows behind path arguments
         ents |= {v for vs in s.produced(ids).values() for v in vs}
         tables = set(s.spec.consumes) | set(s.spec.writes) | set(s.spec.needs)

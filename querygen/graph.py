@@ -174,13 +174,16 @@ class ChainSampler:
             chain = [start or self._pick(rng, self.graph.tools if length == 1 else self.linked)]
             while len(chain) < length:
                 fwd = [t for t in self.graph.succ[chain[-1]] if t not in chain]
-                back = [t for t in self.graph.pred[chain[0]] if t not in chain]
+                # a forced start (the tool a variant's user needs first) stays the first call
+                back = [] if start else [t for t in self.graph.pred[chain[0]] if t not in chain]
                 if not fwd and not back:
                     break
                 if fwd and (not back or rng.random() < 0.75):
                     chain.append(self._pick(rng, fwd))
-                else:
+                elif rng.random() < sum(self.weight[t] for t in back):
                     chain.insert(0, self._pick(rng, back))
+                else:  # the only way back is a hub every chain would start with (authenticate)
+                    break
             if len(chain) > len(best):
                 best = chain
             if len(best) >= length:
