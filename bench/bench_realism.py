@@ -56,10 +56,12 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--domains", default="all", help="comma list or 'all' (default: every domain)")
     ap.add_argument("--before", type=Path, help="a dataset folder made by an earlier generator")
     ap.add_argument("--save", type=Path, help="write the generated tasks here (JSONL) to look at")
     args = ap.parse_args()
-    gen = Generator(GenConfig(domains=tuple(available()), n=args.n, seed=args.seed))
+    names = available() if args.domains == "all" else [d.strip() for d in args.domains.split(",")]
+    gen = Generator(GenConfig(domains=tuple(names), n=args.n, seed=args.seed))
     start = time.perf_counter()
     tasks, stats = gen.run(workers=args.workers)
     took = time.perf_counter() - start
