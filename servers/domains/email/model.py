@@ -224,7 +224,7 @@ class Message(email.Table):
     to_addrs: Mapped[str]  # comma-separated
     cc_addrs: Mapped[str]
     bcc_addrs: Mapped[str]  # only on the sender's copy
-    subject: Mapped[str]
+    subject: Mapped[str] = mapped_column(index=True)  # lookups name an email by its subject
     body: Mapped[str]
     sent_at: Mapped[str]
     size_kb: Mapped[float]

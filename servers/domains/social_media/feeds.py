@@ -47,8 +47,10 @@ def get_home_timeline(db: Db, limit: PageSize = 20, before_post: Ref[Post, visib
         before_post: Continue below this post (the next_before_post of the previous page).
     """
     me(db)
+    # "+p.author_id" keeps SQLite off the author index: walking posts newest first and stopping at
+    # the page is ~8x faster than collecting every followed account's posts and sorting them.
     where = (
-        f"(p.author_id = {ME} OR p.author_id IN {FOLLOWING}) AND p.author_id NOT IN {MUTED} "
+        f"(+p.author_id = {ME} OR +p.author_id IN {FOLLOWING}) AND p.author_id NOT IN {MUTED} "
         f"AND (p.repost_of_id IS NULL OR (SELECT o.author_id FROM posts o WHERE o.id = p.repost_of_id) "
         f"NOT IN {MUTED}) AND {visible('p')}"
     )
