@@ -6,9 +6,8 @@ prefer rows related to entities the task already mentions, found by following fo
 two hops in either direction (a card of the customer's account, another account of the same
 customer), so a task reads like one user's story rather than a bag of random ids.
 
-Randomness comes only from the caller's ``random.Random``: a pick is the ``k``-th of the rows
-satisfying the condition in primary-key order, so it is the same on every machine; those rows are
-read once per snapshot (:mod:`querygen.pools`) rather than counted on every pick.
+Randomness comes only from the caller's ``random.Random``: a pick is ``count(*)`` then
+``LIMIT 1 OFFSET k`` over rows in primary-key order, so it is the same on every machine.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from querygen import pools
 from servers.kit import Domain
 
 MAX_HOPS = 2
@@ -108,7 +106,6 @@ class LiveSampler:
     def __init__(self, relations: Relations, related_bias: float = 0.85) -> None:
         self.rel = relations
         self.related_bias = related_bias
-        self.pools = pools.Pools(relations.pk)
 
     def _choices(
         self, table: str, context: Mapping[str, Sequence[str]], rng: random.Random
@@ -157,26 +154,13 @@ class LiveSampler:
         related = choices[:-1]
         if related and rotate:
             related = related[rotate % len(related) :] + related[: rotate % len(related)]
-        pool = self.pools.candidates(conn, table, where or "1", column)
         for cond, params in related:  # related rows: few, so fetch them (bounded) and choose
-            found = None
-            if pool is not None:
-                found = pools.related(conn, pool, pk, table, cond, params, exclude, column is None)
-            if found is None:
-                found = [
-                    r[0]
-                    for r in conn.execute(
-                        f'SELECT "{col}" FROM "{table}" WHERE {base} AND {cond} ORDER BY "{pk}"'
-                        f" LIMIT {RELATED_CAP}",
-                        [*exclude, *params],
-                    ).fetchall()
-                ]
-            found = found[:RELATED_CAP]
-            if found:
-                return found[rng.randrange(len(found))]
-        if pool is not None:
-            count = pools.remaining(pool, exclude, by_key=column is None)
-            return pools.choose(pool, exclude, column is None, rng.randrange(count)) if count else None
+            rows = conn.execute(
+                f'SELECT "{col}" FROM "{table}" WHERE {base} AND {cond} ORDER BY "{pk}" LIMIT {RELATED_CAP}',
+                [*exclude, *params],
+            ).fetchall()
+            if rows:
+                return rows[rng.randrange(len(rows))][0]
         args = list(exclude)
         count = conn.execute(f'SELECT count(*) FROM "{table}" WHERE {base}', args).fetchone()[0]
         if not count:

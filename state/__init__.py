@@ -2,7 +2,7 @@
 
 from state.changelog import CellChange
 from state.hashing import content_hash
-from state.session import Checkpoint, Session, origin
+from state.session import Checkpoint, Session
 from state.snapshot import (
     SCALES,
     Snapshot,
@@ -31,7 +31,6 @@ __all__ = [
     "check_scale",
     "combine_hashes",
     "derive_snapshot",
-    "origin",
     "content_hash",
     "write_snapshot",
 ]

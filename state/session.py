@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,37 +24,6 @@ from state.hashing import MODULUS, combine, content_hash, row_digest, table_sum,
 from state.snapshot import Snapshot
 
 T = TypeVar("T")
-
-
-_ORIGINS: dict[int, tuple[weakref.ref, str]] = {}
-
-
-def origin(conn: sqlite3.Connection) -> str | None:
-    """The sha256 of the snapshot ``conn`` derives from, if it is a session's fork or a shared reader.
-
-    A fork's content is then that snapshot plus exactly the rows its changelog lists, which lets
-    readers reuse answers computed once on the snapshot (the generator's sampler does)."""
-    entry = _ORIGINS.get(id(conn))
-    if entry is None:
-        return None
-    owner = entry[0]()
-    return entry[1] if owner is not None and owner.holds(conn) else None
-
-
-def _register(conn: sqlite3.Connection, owner: object, sha: str) -> None:
-    ref = weakref.ref(owner)
-    _ORIGINS[id(conn)] = (ref, sha)
-    weakref.finalize(owner, _forget, id(conn), ref)  # a session dropped without close()
-
-
-def _forget(key: int, ref: weakref.ref) -> None:
-    entry = _ORIGINS.get(key)
-    if entry is not None and entry[0] is ref:
-        del _ORIGINS[key]
-
-
-def _unregister(conn: sqlite3.Connection) -> None:
-    _ORIGINS.pop(id(conn), None)
 
 
 class SharedReader:
@@ -77,10 +45,6 @@ class SharedReader:
         self.layout = changelog.layout_of(self.conn)
         self.columns = {t: cols for t, (_, cols) in self.layout.items()}
         self._sums: dict[str, int] = {}
-        _register(self.conn, self, snapshot.sha256)
-
-    def holds(self, conn: sqlite3.Connection) -> bool:
-        return conn is self.conn
 
     @classmethod
     def of(cls, snapshot: Snapshot) -> SharedReader:
@@ -127,11 +91,7 @@ class Session:
         conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
         conn.deserialize(data if data is not None else self.snapshot.data)
         conn.execute("PRAGMA foreign_keys = ON")
-        _register(conn, self, self.snapshot.sha256)
         return conn
-
-    def holds(self, conn: sqlite3.Connection) -> bool:
-        return conn is self._conn
 
     def _own(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -198,7 +158,6 @@ class Session:
     def close(self) -> None:
         with self.lock:
             if self._conn is not None:
-                _unregister(self._conn)
                 self._conn.close()
                 self._conn = None
 
