@@ -3,13 +3,14 @@
 An attempt depends only on the configuration and its index (see :mod:`querygen.generate`), so
 workers can compute attempts ``k..k+15`` in any order while the parent reads outcomes strictly in
 index order, deduplicates and counts them. Whatever worker count is used, the kept tasks are the
-same. Workers are *spawned* (no inherited SQLite handles or locks) and each builds its own
-generator from the on-disk snapshot cache.
+same. On Linux workers are forked from the parent's ready generator; elsewhere they are spawned
+and each builds its own from the on-disk snapshot cache.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import sys
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +21,13 @@ from state import SnapshotCache
 if TYPE_CHECKING:
     from querygen.generate import GenConfig, Generator
 
-Outcome = tuple[Any, str | None, str, str, Any]  # task, gate, domain, kind, dedup keys
+Outcome = tuple[Any, str | None, str, str, Any, Any]  # task, gate, domain, kind, dedup keys, tools
 CHUNK = 16
+# Linux forks workers from the parent's generator. Its SQLite databases are private in-memory
+# copies with no files or locks behind them, and the parent forks before any thread exists, so
+# a child's copy is as good as one it built itself (and 2-3 s sooner). Elsewhere fork is unsafe
+# (macOS system libraries), so workers are spawned and build their own from the snapshot cache.
+FORK = sys.platform.startswith("linux")
 _WORKER: Generator | None = None
 
 
@@ -33,11 +39,16 @@ def _init(config: GenConfig, cache_root: str | None) -> None:
 
 
 def _outcome(gen: Generator, k: int) -> Outcome:
-    """An attempt plus its dedup keys, so the parent only looks them up."""
+    """An attempt plus its dedup keys, so the parent only looks them up; the offered tools
+    travel as references to the schemas the parent already holds (``ToolOffer.refs``)."""
     from querygen.gates import Dedup
 
     task, gate, domain, kind = gen.attempt(k)
-    return task, gate, domain, kind, (Dedup.keys(task) if task is not None else None)
+    if task is None:
+        return task, gate, domain, kind, None, None
+    keys, tools = Dedup.keys(task), gen.offer.refs(task.tools)
+    task.tools = []
+    return task, gate, domain, kind, keys, tools
 
 
 def _work(span: tuple[int, int]) -> list[Outcome]:
@@ -57,8 +68,12 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
         while True:
             yield _outcome(gen, k)
             k += 1
-    ctx = mp.get_context("spawn")
-    pool = ctx.Pool(workers, _init, (gen.config, cache_root(gen.cache)))
+    global _WORKER
+    if FORK:  # workers start as copies of this warm generator: no import, no init, no warm-up
+        _WORKER = gen
+        pool = mp.get_context("fork").Pool(workers)
+    else:
+        pool = mp.get_context("spawn").Pool(workers, _init, (gen.config, cache_root(gen.cache)))
     try:
         window: deque[Any] = deque()
         start = 0
@@ -70,3 +85,5 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
     finally:
         pool.terminate()
         pool.join()
+        if FORK:
+            _WORKER = None
