@@ -323,12 +323,13 @@ class Generator:
         stats = GenStats(requested=cfg.n)
         tasks: list[Task] = []
         with closing(outcomes(self, workers)) as stream:
-            for task, gate, domain, kind, keys in stream:
+            for task, gate, domain, kind, keys, tools in stream:
+                if task is not None:
+                    task.tools = self.offer.expand(tools)
                 if task is not None and not self.validator.admit(task, keys):
                     task, gate = None, "dedup"
                 stats.count(domain, kind, gate)
                 if task is not None:
-                    task.tools = self.offer.share(task.tools)
                     tasks.append(task)
                 if progress:
                     progress(len(tasks), stats.attempts)

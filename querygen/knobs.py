@@ -105,21 +105,26 @@ class ToolOffer:
             hidden=hide,
         )
 
-    def share(self, schemas: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The same schemas, as the offer's shared objects where equal (a task from a worker
-        process carries its own copies; 13K tasks x 30 schemas add up)."""
-        out = []
+    def refs(self, schemas: list[dict[str, Any]]) -> list[tuple[str, bool] | dict[str, Any]]:
+        """Each schema as ``(tool, enums stripped)`` when it is this offer's own, else itself.
+
+        A worker process sends these instead of ~30 schemas per task, and the parent rebuilds
+        the list from its shared objects (:meth:`expand`): less to pickle, nothing to compare
+        there, and 13K tasks share one copy of each schema."""
+        out: list[tuple[str, bool] | dict[str, Any]] = []
         for s in schemas:
             name = s.get("function", {}).get("name", "")
             tool = self._tools.get(name)
-            cached = None
-            if tool is not None:
-                strip = not any(
-                    "enum" in p for p in s["function"]["parameters"].get("properties", {}).values()
-                )
-                cached = self.schema(tool, strip)
-            out.append(cached if cached is not None and cached == s else s)
+            if tool is None:
+                out.append(s)
+                continue
+            strip = not any("enum" in p for p in s["function"]["parameters"].get("properties", {}).values())
+            out.append((name, strip) if self.schema(tool, strip) == s else s)
         return out
+
+    def expand(self, refs: list[tuple[str, bool] | dict[str, Any]]) -> list[dict[str, Any]]:
+        """The schemas :meth:`refs` stands for, as this offer's shared objects."""
+        return [r if isinstance(r, dict) else self.schema(self._tools[r[0]], r[1]) for r in refs]
 
     def hideable(self, domain: str) -> list[str]:
         """Write tools: hiding one leaves a request no read-only discovery tool can stand in for."""
