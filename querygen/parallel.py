@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 Outcome = tuple[Any, str | None, str, str, Any, Any]  # task, gate, domain, kind, dedup keys, tools
 CHUNK = 16
 # Linux forks workers from the parent's generator. Its SQLite databases are private in-memory
-# copies with no files or locks behind them, and the parent forks before any thread exists, so
-# a child's copy is as good as one it built itself (and 2-3 s sooner). Elsewhere fork is unsafe
-# (macOS system libraries), so workers are spawned and build their own from the snapshot cache.
+# copies with no files behind them, and a child touches only its own copy (never the console or a
+# lock the parent's progress thread may hold), so it is as good as a generator the child built
+# itself, and 2-3 s sooner. Elsewhere fork is unsafe (macOS system libraries), so workers are
+# spawned and build their own from the snapshot cache.
 FORK = sys.platform.startswith("linux")
 _WORKER: Generator | None = None
 
