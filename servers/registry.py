@@ -18,6 +18,12 @@ DOMAINS: tuple[str, ...] = (
     "social_media",
     "team_chat",
     "email",
+    "calendar",
+    "video_meeting",
+    "maps",
+    "food_delivery",
+    "payments",
+    "crm",
 )
 
 

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from servers.kit import geo
+from servers.kit import geo, restaurants
 from servers.kit.world import COMPANIES, MERCHANTS, PEOPLE, World, world
 from servers.registry import available, get_domain
 
@@ -76,6 +76,45 @@ def test_a_smaller_scale_is_a_prefix_of_a_larger_one(smaller, larger):
     assert big.companies[: len(small.companies)] == small.companies
     assert small.merchants == big.merchants and len(big.merchants) == MERCHANTS
     assert small.persona == big.persona
+
+
+def test_restaurants_are_the_same_everywhere_and_include_the_eating_merchants():
+    small, big = world(0, "small"), world(0, "large")
+    assert small.restaurants == big.restaurants
+    by_city = {c.name: sum(r.city == c.name for r in big.restaurants) for c in geo.CITIES}
+    assert set(by_city.values()) == {restaurants.PER_CITY}
+    assert len({(r.name, r.city) for r in big.restaurants}) == len(big.restaurants)
+    eating = [m for m in big.merchants if m.category in ("restaurant", "coffee")]
+    as_restaurant = {r.merchant: r for r in big.restaurants if r.merchant is not None}
+    assert sorted(as_restaurant) == [m.index for m in eating]
+    for m in eating:  # same name, city and address as the merchant banking statements show
+        r = as_restaurant[m.index]
+        assert (r.name, r.city, r.address) == (m.name, m.city, m.address)
+        assert geo.geocode(r.address.line) == r.address
+
+
+def test_open_now_at_the_reference_moment_is_a_real_filter():
+    places = world(0, "medium").restaurants
+    open_now = [r for r in places if r.open_at(0, "09:00")]  # Monday 09:00
+    assert 0.2 < len(open_now) / len(places) < 0.5
+    assert all(
+        r.cuisine
+        in (
+            "breakfast",
+            "cafe",
+            "american",
+            "italian",
+            "mexican",
+            "chinese",
+            "japanese",
+            "indian",
+            "thai",
+            "mediterranean",
+        )
+        for r in places
+    )
+    assert {r.cuisine for r in open_now} >= {"breakfast", "cafe"}
+    assert not any(r.open_at(0, "09:00") for r in places if r.hours[0] is None)
 
 
 @pytest.mark.parametrize("scale", ["small", "medium", "large"])

@@ -19,8 +19,9 @@ from datetime import date, timedelta
 
 from faker.providers.person.en_US import Provider as _Names
 
-from servers.kit import geo
+from servers.kit import geo, restaurants
 from servers.kit.geo import CITIES, STREET_NAMES, Address
+from servers.kit.restaurants import Restaurant
 
 PEOPLE = {"small": 80, "medium": 2000, "large": 50_000}
 COMPANIES = {"small": 30, "medium": 200, "large": 1000}
@@ -95,6 +96,13 @@ class Company:
     industry: str
     city: str
 
+    @property
+    def address(self) -> Address:
+        """The head office, fixed by the company's index."""
+        return geo.address(
+            self.city, (self.index * 7) % len(STREET_NAMES), 1 + (self.index * 53) % geo.HOUSES_PER_STREET
+        )
+
 
 @dataclass(frozen=True)
 class Merchant:
@@ -102,6 +110,11 @@ class Merchant:
     name: str
     category: str
     city: str
+
+    @property
+    def address(self) -> Address:
+        """Where the shop is; a restaurant merchant's address is its restaurant's."""
+        return restaurants.merchant_address(self.index, self.city)
 
 
 @dataclass(frozen=True)
@@ -235,6 +248,11 @@ class World:
         return tuple(out)
 
     # -- looking things up ----------------------------------------------------------------------
+    @functools.cached_property
+    def restaurants(self) -> tuple[Restaurant, ...]:
+        """Every restaurant and café of the world, ``restaurants.PER_CITY`` per city."""
+        return restaurants.build(self.seed, self.merchants)
+
     @property
     def persona(self) -> Person:
         """The user the agent works for in personal apps (same person in every domain)."""
