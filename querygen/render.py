@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from querygen.dates import is_date, say_date, stands_alone
 from querygen.gold import IdIndex, Step
 from querygen.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
 from querygen.sampler import tables_of
@@ -82,6 +83,8 @@ class Renderer:
             return human(value) if "_" in value and not p.ref else value
         if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}", value) and "month" in p.name:
             return self._month_words(value, rng)
+        if isinstance(value, str) and p.constraints.get("pattern") and is_date(value) and rng.random() < 0.85:
+            return say_date(value, self.today, rng) or value  # "tomorrow at 2:30 pm", not 2026-06-02T14:30
         return str(value)
 
     def _month_words(self, value: str, rng: random.Random) -> str:
@@ -184,6 +187,8 @@ class Renderer:
             text = self.surface(
                 spec, p, step.args.get(piece), rng, pieces[k + 1] if k + 1 < len(pieces) else ""
             )
+            if stands_alone(text):  # "what do I have tomorrow", not "on tomorrow"
+                out[-1] = re.sub(r"\b(on|for the day of)\s+$", "", out[-1], flags=re.I)
             anchors.append(text)
             out.append(text)
         extras = []
