@@ -22,6 +22,7 @@ from servers.kit import Domain
 
 MAX_HOPS = 2
 RELATED_CAP = 200  # related candidates fetched per filter
+PROBES = 4  # random rowids tried before counting every row that qualifies
 
 
 def tables_of(domain: Domain) -> list[Any]:
@@ -161,12 +162,28 @@ class LiveSampler:
             ).fetchall()
             if rows:
                 return rows[rng.randrange(len(rows))][0]
-        args = list(exclude)
+        return self._uniform(conn, table, base, col, list(exclude), rng)
+
+    @staticmethod
+    def _uniform(
+        conn: sqlite3.Connection, table: str, base: str, col: str, args: list[Any], rng: random.Random
+    ) -> Any:
+        """A row satisfying ``base``, each such row equally likely.
+
+        Most conditions hold for most rows, so a few random rowids usually find one with a key
+        lookup each; only when they miss is every row counted (which scans the whole table and
+        evaluates the condition on each: 30 ms on 15,000 posts with a visibility rule)."""
+        top = conn.execute(f'SELECT max(rowid) FROM "{table}"').fetchone()[0]
+        probe = f'SELECT "{col}" FROM "{table}" WHERE rowid = ? AND {base}'
+        for _ in range(PROBES if top else 0):  # a missing rowid is a miss, so the pick stays uniform
+            row = conn.execute(probe, [rng.randint(1, top), *args]).fetchone()
+            if row is not None:
+                return row[0]
         count = conn.execute(f'SELECT count(*) FROM "{table}" WHERE {base}', args).fetchone()[0]
         if not count:
             return None
         row = conn.execute(
-            f'SELECT "{col}" FROM "{table}" WHERE {base} ORDER BY "{pk}" LIMIT 1 OFFSET ?',
+            f'SELECT "{col}" FROM "{table}" WHERE {base} ORDER BY rowid LIMIT 1 OFFSET ?',
             [*args, rng.randrange(count)],
         ).fetchone()
         return row[0]
