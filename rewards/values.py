@@ -10,6 +10,7 @@ bools, and numbers within a relative tolerance of 1e-6 — recursively in lists 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 _NUM = (int, float)
@@ -17,16 +18,36 @@ _NUM = (int, float)
 
 def json_equal(a: Any, b: Any) -> bool:
     """Strict JSON equality (numbers by value, bools apart from numbers)."""
+    return _equal(a, b, _json_scalar_equal)
+
+
+def _json_scalar_equal(a: Any, b: Any) -> bool:
     ta, tb = type(a), type(b)
     if ta is tb:
-        if ta is dict:
-            return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-        if ta is list:
-            return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
         return a == b
-    if ta in _NUM and tb in _NUM:
-        return a == b
-    return False
+    return ta in _NUM and tb in _NUM and a == b
+
+
+def _equal(a: Any, b: Any, scalar: Callable[[Any, Any], bool]) -> bool:
+    """Structural equality with ``scalar`` at the leaves, walked with an explicit stack.
+
+    An agent may send arguments nested thousands deep; recursion would end in RecursionError
+    (a 500 from the reward service, a crashed reward function in a trainer), so no call here
+    recurses."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif isinstance(x, dict | list) or isinstance(y, dict | list) or not scalar(x, y):
+            return False
+    return True
 
 
 def _norm_scalar(v: Any) -> Any:
@@ -47,10 +68,10 @@ def _norm_scalar(v: Any) -> Any:
 
 def loose_equal(a: Any, b: Any) -> bool:
     """Equality after normalisation (see the module docstring)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(loose_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(loose_equal(x, y) for x, y in zip(a, b, strict=True))
+    return _equal(a, b, _loose_scalar_equal)
+
+
+def _loose_scalar_equal(a: Any, b: Any) -> bool:
     x, y = _norm_scalar(a), _norm_scalar(b)
     if type(x) is float and type(y) is float:
         return math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-9)

@@ -215,3 +215,52 @@ def test_openrlhf_endpoint_speaks_openrlhf(service):
     assert bad.status_code == 422 and "labels[0]" in bad.json()["error"]
     short = post(client, "/openrlhf", {"query": ["a", "b"], "prompts": ["a"], "labels": [MINI, MINI]})
     assert short.status_code == 422 and "same length" in short.json()["error"]
+
+
+def _deep(depth: int) -> str:
+    return "[" * depth + "1" + "]" * depth
+
+
+def _call(args: str) -> str:
+    return '{"name": "f", "arguments": ' + args + "}"
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+@pytest.mark.parametrize("route", ["/score", "/score/batch", "/openrlhf"])
+def test_deeply_nested_arguments_are_a_400_on_every_route(service, route, depth):
+    client, _ = service
+    call = _call('{"x": ' + _deep(depth) + "}")
+    task = '{"gold_calls": [' + call + "]}"
+    item = '{"task": ' + task + ', "trajectory": [' + call + "]}"
+    body = {
+        "/score": item,
+        "/score/batch": '{"items": [' + item + "]}",
+        "/openrlhf": '{"query": ["q"], "prompts": [""], "labels": [' + task + "]}",
+    }[route]
+    r = post(client, route, body)
+    assert r.status_code == 400 and r.json()["error"] == "JSON nested too deeply", r.text
+
+
+@pytest.mark.parametrize("depth", [400, 700, 950])
+def test_nesting_the_parser_accepts_is_scored_without_recursion(service, depth):
+    """Below the JSON parser's limit the comparison itself must not recurse (it used to answer 500)."""
+    client, _ = service
+
+    def body(gold: str, sent: str, config: str) -> str:
+        task = '{"gold_calls": [' + _call(gold) + "]}"
+        return '{"task": ' + task + ', "trajectory": [' + _call(sent) + '], "config": ' + config + "}"
+
+    args = '{"x": ' + _deep(depth) + "}"
+    for config in ('"prove"', '{"arg_normalize": true}'):
+        r = post(client, "/score", body(args, args, config))
+        assert r.status_code == 200 and r.json()["components"]["arg"] == 1.0, r.text
+    r = post(client, "/score", body(args, args.replace("1", "2"), '"prove"'))
+    assert r.status_code == 200 and r.json()["components"]["arg"] < 1.0, r.text
+
+
+def test_a_deep_tool_call_inside_model_text_scores_zero_not_an_error(service):
+    """In /openrlhf the calls are text the model wrote: one too deep to parse is an invalid call."""
+    client, _ = service
+    query = "<tool_call>" + _call('{"x": ' + _deep(100_000) + "}") + "</tool_call>"
+    r = post(client, "/openrlhf", {"query": [query], "prompts": [""], "labels": [MINI]})
+    assert r.status_code == 200 and r.json()["rewards"] == [0.0], r.text
