@@ -45,6 +45,8 @@ def surfaces(value: Any) -> list[str]:
         plain = str(int(value)) if value.is_integer() else repr(value)
         return list(dict.fromkeys([plain, f"{value:.2f}"]))
     text = str(value).strip()
+    if "_" in text and not text.startswith("_"):  # an enum value a sentence writes as words
+        return [text, text.replace("_", " ")]
     return [text] if text else []
 
 

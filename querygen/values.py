@@ -459,6 +459,8 @@ class ValueMaker:
         self, spec: ToolSpec, p: Param, current: Any, args: Mapping[str, Any], rng: random.Random
     ) -> Any:
         """A different, well-typed value for ``p`` (``NO_VALUE`` if none exists)."""
+        if p.is_list:
+            return self._other_list(spec, p, current, args, rng)
         if p.enum:
             others = [v for v in p.enum if v != current]
             return rng.choice(others) if others else NO_VALUE
@@ -477,4 +479,20 @@ class ValueMaker:
                     if value is not None and value != current:
                         return value
             return current[:-1] + ("x" if not current.endswith("x") else "y") if current else "x"
+        return NO_VALUE
+
+    def _other_list(
+        self, spec: ToolSpec, p: Param, current: Any, args: Mapping[str, Any], rng: random.Random
+    ) -> Any:
+        """The list with one element swapped for a different value not already in it."""
+        if not isinstance(current, list) or not current:
+            return NO_VALUE
+        k = rng.randrange(len(current))
+        element = p.element()
+        for _ in range(5):
+            other = self.alternative(spec, element, current[k], args, rng)
+            if other is NO_VALUE:
+                return NO_VALUE
+            if other not in current:
+                return [*current[:k], other, *current[k + 1 :]]
         return NO_VALUE

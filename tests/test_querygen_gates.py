@@ -196,3 +196,17 @@ def test_dedup_rejects_identical_and_near_identical_tasks(gen, kept):
         if canonical([c.name for c in t.gold_calls()]) != canonical([c.name for c in multi.gold_calls()])
     )
     assert gen.validator.admit(_copy(other))
+
+
+def test_a_list_argument_has_a_near_miss_with_one_element_swapped(gen):
+    """A list parameter can be perturbed too (before, the near-miss gate refused every task whose
+    chosen argument was a list)."""
+    specs = [s for kit in gen.kits.values() for s in kit.graph.specs.values()]
+    found = [(s, p) for s in specs for p in s.params if p.is_list and p.items and p.items.get("enum")]
+    if not found:
+        pytest.skip("no domain here has an enum list parameter")
+    spec, p = found[0]
+    current = list(p.items["enum"][:1])
+    other = gen.kits[spec.domain].values.alternative(spec, p, current, {}, random.Random(0))
+    assert isinstance(other, list) and len(other) == 1 and other != current
+    assert other[0] in p.items["enum"]
