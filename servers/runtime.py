@@ -52,6 +52,7 @@ class Environment:
         max_sessions: int = 10_000,
         idle_ttl: float = 1800.0,
         variants: Mapping[str, str] | None = None,
+        lax_arguments: bool = False,
     ) -> None:
         if isinstance(domains, str):
             self.domains = parse_domains(domains)
@@ -63,6 +64,7 @@ class Environment:
             self.check_variant(name, variant)
         self.seed = seed
         self.scale = check_scale(scale)
+        self.lax_arguments = lax_arguments  # coerce "5" and true to numbers, as pydantic's lax mode does
         self.cache = cache
         self.tools: dict[str, ToolSpec] = {}
         for d in self.domains:
@@ -132,7 +134,7 @@ class Environment:
         Hidden helper tools are only reachable in-process with ``include_hidden``.
         """
         spec = self.spec(name, include_hidden=include_hidden)
-        args = spec.validate(arguments)
+        args = spec.validate(arguments, strict=not self.lax_arguments)
         session = episode.session(spec.domain)
         episode.calls += 1
         now = self._reference_moment(session)

@@ -159,10 +159,10 @@ def test_arrays_are_checked_strictly(env):
     ok = env.call(ep, "kitdemo_quote", {"symbols": ["ACME", "BOLT"], "sides": ["bid"], "tags": ["q2"]})
     assert ok.ok and [q["id"] for q in ok.value["quotes"]] == ["ACME", "BOLT"]
     for bad, says in [
-        ({"symbols": "ACME"}, "valid list"),
+        ({"symbols": "ACME"}, 'symbols must be an array, got "ACME" (a string)'),
         ({"symbols": []}, "at least 1"),
         ({"symbols": ["ACME", "ACME"]}, "listed twice"),
-        ({"symbols": [7]}, "valid string"),
+        ({"symbols": [7]}, "symbols[0] must be a string, got 7 (a number)"),
         ({"symbols": ["ACME"], "sides": ["middle"]}, "bid"),
         ({"symbols": ["ACME"], "to": ["not-an-email"]}, "pattern"),
         ({"symbols": ["ACME"], "tags": ["Has Space"]}, "pattern"),

@@ -34,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--stateless", action="store_true", help="no MCP handshake sessions (for multi-worker setups)"
     )
+    p.add_argument(
+        "--lax-arguments",
+        action="store_true",
+        help='coerce arguments of the wrong JSON type ("5" or true for a number) instead of refusing them',
+    )
     p.set_defaults(run=serve)
 
 
@@ -51,7 +56,12 @@ def serve(args: argparse.Namespace) -> int:
     except UnknownDomain as exc:
         raise UsageError(str(exc)) from None
     env = Environment(
-        domains, seed=args.seed, scale=args.scale, max_sessions=args.max_sessions, idle_ttl=args.idle_ttl
+        domains,
+        seed=args.seed,
+        scale=args.scale,
+        max_sessions=args.max_sessions,
+        idle_ttl=args.idle_ttl,
+        lax_arguments=args.lax_arguments,
     )
     print(
         f"building snapshots for {', '.join(d.name for d in domains)} (seed {args.seed}, {args.scale}) ...",

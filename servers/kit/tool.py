@@ -24,6 +24,7 @@ from pydantic.fields import FieldInfo
 
 from servers.kit.db import SESSION_TABLE, Db, noun, singular
 from servers.kit.errors import ToolCrash, ToolError
+from servers.kit.strict import type_problems
 from servers.kit.types import RefInfo, Sensitive, example_key
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -301,12 +302,22 @@ class ToolSpec:
             "openWorldHint": False,
         }
 
-    def validate(self, arguments: Any) -> dict[str, Any]:
+    def validate(self, arguments: Any, *, strict: bool = True) -> dict[str, Any]:
+        """The arguments as the tool function takes them, or a ToolError naming every problem.
+
+        ``strict`` (the default) refuses values of the wrong JSON type instead of coercing them
+        (:mod:`servers.kit.strict`)."""
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
             raise ToolError(
                 f"arguments for {self.qualified_name} must be a JSON object, got {type(arguments).__name__}"
+            )
+        wrong = type_problems(self.params, arguments) if strict else []
+        if wrong:
+            allowed = ", ".join(p.name for p in self.params) or "none"
+            raise ToolError(
+                f"invalid arguments for {self.qualified_name}: {'; '.join(wrong)}. Allowed arguments: {allowed}."
             )
         try:
             parsed = self.model.model_validate(arguments)
