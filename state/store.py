@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from state.memory import TrimPolicy
 from state.session import Checkpoint, Session
 from state.snapshot import Snapshot
 
@@ -122,6 +123,7 @@ class SessionStore:
     clock: Callable[[], float] = time.monotonic
     _episodes: dict[str, Episode] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _trim: TrimPolicy = field(default_factory=TrimPolicy)
 
     def get(self, env_id: str, *, create: bool = True) -> Episode:
         """The episode for ``env_id``, forked on first use."""
@@ -146,7 +148,9 @@ class SessionStore:
             ep = self._episodes.pop(env_id, None)
         if ep is None:
             return False
+        size = ep.memory_bytes()
         ep.close()
+        self._trim.freed(size, store_empty=not self._episodes)
         return True
 
     def evict_idle(self) -> int:
@@ -157,7 +161,10 @@ class SessionStore:
         now = self.clock()
         stale = [k for k, ep in self._episodes.items() if now - ep.last_used > self.idle_ttl]
         for k in stale:
-            self._episodes.pop(k).close()
+            ep = self._episodes.pop(k)
+            size = ep.memory_bytes()
+            ep.close()
+            self._trim.freed(size, store_empty=not self._episodes)
         return len(stale)
 
     def __len__(self) -> int:
