@@ -43,7 +43,8 @@ def _strip(table: Any, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def add_discovery_tools(domain: Any) -> None:
-    tables = {t.__tablename__: t for t in domain.tables}
+    # an __internal__ table (a search index the service keeps) is not a kind of record anyone asks for
+    tables = {t.__tablename__: t for t in domain.tables if not getattr(t, "__internal__", False)}
     if not tables:
         return
     table_names = tuple(sorted(tables))
