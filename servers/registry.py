@@ -24,6 +24,10 @@ DOMAINS: tuple[str, ...] = (
     "food_delivery",
     "payments",
     "crm",
+    "iot_devices",
+    "retail_chain",
+    "budget",
+    "marketplace",
 )
 
 
