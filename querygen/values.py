@@ -52,6 +52,20 @@ _MOMENT_PATTERN = re.compile(_DAY_PATTERN.pattern + r"T")
 _WHOLE_AMOUNTS = (5, 10, 15, 20, 25, 30, 40, 50, 60, 75, 80, 100, 120, 150, 200, 250)
 
 
+_BACKWARD = ("since", "after", "before", "until", "from", "placed", "sent", "created")
+
+
+def _looks_ahead(spec: ToolSpec, name: str, rng: random.Random) -> bool:
+    """Whether a date for this parameter should be in the future: a write schedules ahead, a
+    filter like "since" looks back, and a plain day a read asks about ("what do I have on ...")
+    is as often ahead as behind."""
+    if spec.writes:
+        return True
+    if any(word in name for word in _BACKWARD):
+        return False
+    return rng.random() < 0.5
+
+
 def sample_pattern(pattern: str, rng: random.Random) -> str | None:
     """A string matching a simple regex (anchors, classes, escapes, ``{n}``/``{n,m}``), else None."""
     body = pattern.removeprefix("^").removesuffix("$")
@@ -322,9 +336,9 @@ class ValueMaker:
         if name == "month" or "month" in p.description.lower() and "YYYY-MM" in p.description:
             return self._month(rng)
         if pattern and _MOMENT_PATTERN.search(pattern):
-            return self._moment(rng, future=bool(spec.writes))
+            return self._moment(rng, future=_looks_ahead(spec, p.name, rng))
         if pattern and _DAY_PATTERN.search(pattern):
-            return self._day(rng, future=bool(spec.writes))
+            return self._day(rng, future=_looks_ahead(spec, p.name, rng))
         if conn is not None:
             found = self._from_column(spec, p, conn, rng, context)
             if found is not None:

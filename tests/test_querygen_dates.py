@@ -86,3 +86,16 @@ def test_moments_say_the_day_and_the_clock():
 def test_words_that_take_no_preposition():
     assert stands_alone("tomorrow at 9 am") and stands_alone("last Friday") and stands_alone("this Thursday")
     assert not stands_alone("Thursday, June 4") and not stands_alone("June 23")
+
+
+def test_reads_ask_about_days_ahead_too_but_filters_look_back():
+    from types import SimpleNamespace
+
+    from querygen.values import _looks_ahead
+
+    read, write = SimpleNamespace(writes=()), SimpleNamespace(writes=("events",))
+    rng = random.Random(0)
+    assert all(_looks_ahead(write, "start", rng) for _ in range(20))
+    assert not any(_looks_ahead(read, name, rng) for name in ("since_day", "placed_after", "before"))
+    plain = [_looks_ahead(read, "day", rng) for _ in range(200)]
+    assert 60 < sum(plain) < 140  # "what do I have on ..." is ahead about half the time
