@@ -272,3 +272,22 @@ def test_admin_reset_into_a_variant_over_http(tmp_path):
         back = httpx.post(f"{base}/admin/sessions/{sid}/reset", json={"variants": {"trading": None}})
         assert "variant" not in back.json()["snapshot"]["trading"]
         assert asyncio.run(status()) != closed
+
+
+def test_a_page_counts_without_its_order_but_keeps_an_order_that_binds_values():
+    import sqlite3
+
+    from servers.kit import Db
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (id TEXT PRIMARY KEY, owner TEXT, n INT)")
+    conn.executemany(
+        "INSERT INTO t VALUES (?, ?, ?)", [(f"T{i}", "me" if i % 3 else "you", i) for i in range(10)]
+    )
+    db = Db(conn)
+    plain = db.page("SELECT * FROM t WHERE n >= ? ORDER BY n DESC", 2, limit=3)
+    assert plain["total"] == 8 and [r["n"] for r in plain["items"]] == [9, 8, 7] and plain["truncated"]
+    bound = db.page("SELECT * FROM t WHERE n < ? ORDER BY owner != ?, n", 9, "you", limit=4)
+    assert bound["total"] == 9 and [r["owner"] for r in bound["items"]] == ["you", "you", "you", "me"]
+    nested = db.page("SELECT * FROM t WHERE id IN (SELECT id FROM t ORDER BY n LIMIT 4) ORDER BY n", limit=2)
+    assert nested["total"] == 4  # the subquery keeps its ORDER BY ... LIMIT

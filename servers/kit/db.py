@@ -180,5 +180,7 @@ _TRAILING_ORDER = re.compile(r"\s+ORDER\s+BY\s+[^()]*$", re.IGNORECASE)
 def _unordered(sql: str) -> str:
     """The query without its final ORDER BY: a count does not depend on order, and SQLite would
     otherwise sort every matching row just to count them (10 ms a page on a 5,000-message inbox).
-    Only a trailing clause outside parentheses is dropped, so subqueries keep theirs."""
-    return _TRAILING_ORDER.sub("", sql)
+    Only a trailing clause outside parentheses is dropped, so subqueries keep theirs, and only one
+    without placeholders, so the count binds the same parameters as the page."""
+    m = _TRAILING_ORDER.search(sql)
+    return sql if m is None or "?" in m.group() else sql[: m.start()]
