@@ -473,7 +473,7 @@ def test_every_detector_runs_on_generated_tasks(generated):
 
 
 def test_an_enum_value_written_as_words_is_the_same_mention():
-    """"my needs response dispute" names the ``needs_response`` status: the ambiguity and leak
+    """ "my needs response dispute" names the ``needs_response`` status: the ambiguity and leak
     checks must see it, or every task naming such a status is misjudged."""
     assert mentions("Show my needs response disputes", "needs_response")
     assert mentions("status needs_response", "needs_response")
