@@ -18,6 +18,7 @@ from querygen.answers import Reported, answer
 from querygen.gold import GoldBuilder, IdIndex, Step, dependencies
 from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import Offer, ToolOffer, out_of_scope
+from querygen.paraphrase import keeps_values
 from querygen.phrasing import (
     CLARIFY_QUESTIONS,
     CLARIFY_REPLIES,
@@ -130,6 +131,11 @@ class Composer:
         if rendered is None:
             return None  # a value found by one call could only be said by quoting it: a leak
         texts, anchors = rendered
+        # a turn's anchors are the values its text states: the one left out for a clarification
+        # (or a value only an earlier turn said) is no anchor a paraphrase could keep
+        anchors = [
+            [a for a in turn if keeps_values(text, [a])] for text, turn in zip(texts, anchors, strict=True)
+        ]
         if gap and any(gap[2].lower() in t.lower() for t in texts):
             return None  # the "missing" value is still said somewhere; not a real clarification
         turn_list = self._turns(kit, steps, texts, gap, created, diff, rng)
