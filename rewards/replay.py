@@ -2,9 +2,10 @@
 
 An :class:`Environment` is built from the task's snapshot identities (domains through
 ``servers.registry``, seed and scale from the SnapshotRef), its sha256 is checked against the
-task's, and it is cached per (domains, seed, scale) for the life of the process.
+task's, and it is kept per (domains, seed, scale, variants), least recently used dropped first.
 
-Each thread keeps one forked episode per environment and runs every replay inside
+Each thread keeps one fork per snapshot it has replayed a call in (whatever environment the
+call came through) and runs every replay inside
 ``BEGIN ... ROLLBACK``: the tools' own savepoints nest inside, the diff is read (by ``state``,
 which works inside a transaction) before the rollback, and the rollback returns the fork and its
 changelog to the snapshot exactly. That skips even the fork's memcpy and the new connection's
@@ -14,7 +15,8 @@ statement preparation for every trajectory.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +25,7 @@ from rewards.tasks import SnapshotSpec
 from servers.kit import ToolError
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
-from state import Episode, SnapshotCache, changelog
+from state import Episode, Session, Snapshot, SnapshotCache, changelog
 
 
 @dataclass(slots=True)
@@ -35,83 +37,128 @@ class ReplayResult:
     diff: list[dict[str, Any]]
 
 
-class _World:
-    """One thread's forked episode of one environment."""
+class _Forks:
+    """One thread's forked sessions, one per snapshot, shared by every environment's replays.
 
-    def __init__(self, env: Environment) -> None:
-        self.episode: Episode = env.open()
-        self.conns = {}
-        for name, session in sorted(self.episode.sessions.items()):
+    A task's environment names its distractor domains too, so keying forks by environment would
+    fork every domain of every combination a batch holds (GBs over twenty domains). Keyed by
+    snapshot, a thread holds at most one private copy of each world it has replayed a call in,
+    and the least recently used are dropped past ``limit``.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.sessions: OrderedDict[str, Session] = OrderedDict()
+
+    def session(self, snapshot: Snapshot) -> Session:
+        session = self.sessions.get(snapshot.sha256)
+        if session is None:
+            session = Session(snapshot)
             session.run(lambda conn: None, writes=True)  # forks: the private connection exists from now on
-            with session.reading() as conn:
-                self.conns[name] = conn
+            self.sessions[snapshot.sha256] = session
+            while len(self.sessions) > self.limit:
+                self.sessions.popitem(last=False)[1].close()
+        else:
+            self.sessions.move_to_end(snapshot.sha256)
+        return session
 
-    def begin(self) -> None:
-        for conn in self.conns.values():
-            conn.execute("BEGIN")
-
-    def rollback(self) -> None:
-        for conn in self.conns.values():
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-
-    def clean(self) -> bool:
-        return all(not changelog.touched(conn) for conn in self.conns.values())
-
-    def diff(self) -> list[dict[str, Any]]:
-        return self.episode.diff()
+    def discard(self, snapshot: Snapshot) -> None:
+        session = self.sessions.pop(snapshot.sha256, None)
+        if session is not None:
+            session.close()
 
 
 class Replayer:
     """Replays call lists on one environment; safe to use from many threads."""
 
-    def __init__(self, env: Environment) -> None:
+    def __init__(self, env: Environment, forks: Callable[[], _Forks]) -> None:
         self.env = env
-        self._local = threading.local()
-
-    def _world(self) -> _World:
-        world = getattr(self._local, "world", None)
-        if world is None:
-            world = self._local.world = _World(self.env)
-        return world
+        self._forks = forks
 
     def run(self, calls: Iterable[tuple[str, Any]]) -> ReplayResult:
         """Run the calls in order on a pristine fork and return what they did; the fork is then reset."""
-        world = self._world()
+        forks = self._forks()
+        snapshots = self.env.snapshots()
+        episode = Episode({})  # only the domains a call reaches get a (thread-private) fork
         status: list[bool] = []
         values: list[Any] = []
-        world.begin()
         try:
             for name, args in calls:
+                spec = self.env.tools.get(name) if isinstance(name, str) else None
+                if spec is not None and spec.domain not in episode.sessions:
+                    session = forks.session(snapshots[spec.domain])
+                    with session.reading() as conn:
+                        conn.execute("BEGIN")
+                    episode.sessions[spec.domain] = session
                 try:
-                    r = self.env.call(world.episode, name, args)
+                    r = self.env.call(episode, name, args)
                     status.append(r.ok)
                     values.append(r.value if r.ok else r.error)
                 except Exception as exc:  # a tool bug must not take the reward down; it is a failed call
                     status.append(False)
                     values.append(f"{type(exc).__name__}: {exc}")
-            diff = world.diff()
+            diff = episode.diff()
         finally:
-            world.rollback()
-        if not world.clean():  # never expected; rebuild rather than leak state into the next rollout
-            self._local.world = None
+            for domain, session in episode.sessions.items():
+                with session.reading() as conn:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    dirty = changelog.touched(conn)
+                if dirty:  # never expected; drop the fork rather than leak state into the next rollout
+                    forks.discard(snapshots[domain])
         return ReplayResult(status, values, diff)
 
 
-class EnvPool:
-    """Environments per (domains, seed, scale), built once and verified against the task's sha256."""
+_Key = tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]]
 
-    def __init__(self, cache: SnapshotCache | None = None) -> None:
+
+class EnvPool:
+    """Environments per (domains, seed, scale), built once and verified against the task's sha256.
+
+    An environment is light (its snapshots are the cache's, shared); the forks replays run on are
+    per thread and per snapshot (see :class:`_Forks`). Both are bounded, so a long-lived reward
+    service scoring tasks over ever new distractor combinations stays at a fixed size.
+    """
+
+    def __init__(
+        self, cache: SnapshotCache | None = None, *, max_envs: int = 256, forks_per_thread: int = 24
+    ) -> None:
         self.cache = cache
-        self._replayers: dict[tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]], Replayer] = {}
+        self.max_envs = max_envs
+        self.forks_per_thread = forks_per_thread
+        self._replayers: OrderedDict[_Key, Replayer] = OrderedDict()
         self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def forks(self) -> _Forks:
+        """This thread's forks."""
+        forks = getattr(self._local, "forks", None)
+        if forks is None:
+            forks = self._local.forks = _Forks(self.forks_per_thread)
+        return forks
+
+    def __len__(self) -> int:
+        return len(self._replayers)
+
+    def _keep(self, key: _Key, make: Callable[[], Environment]) -> Replayer:
+        with self._lock:
+            rep = self._replayers.get(key)
+            if rep is not None:
+                self._replayers.move_to_end(key)
+                return rep
+        rep = Replayer(make(), self.forks)  # built outside the lock: a first snapshot build takes seconds
+        with self._lock:
+            rep = self._replayers.setdefault(key, rep)
+            self._replayers.move_to_end(key)
+            while len(self._replayers) > self.max_envs:
+                self._replayers.popitem(last=False)
+        return rep
 
     def add(self, env: Environment) -> Replayer:
         """Reuse an Environment that already exists (tests, the generator's own process)."""
         key = (tuple(sorted(d.name for d in env.domains)), env.seed, env.scale, tuple(env.variants.items()))
         env.snapshots()
-        with self._lock:
-            return self._replayers.setdefault(key, Replayer(env))
+        return self._keep(key, lambda: env)
 
     def replayer(self, snapshots: tuple[SnapshotSpec, ...]) -> Replayer:
         """The replayer for a task's snapshots; raises SnapshotMismatch when the bytes differ."""
@@ -124,10 +171,7 @@ class EnvPool:
         seed, scale = seeds.pop()
         variants = tuple(sorted((s.domain, s.variant) for s in snapshots if s.variant is not None))
         key = (tuple(sorted(s.domain for s in snapshots)), seed, scale, variants)
-        with self._lock:
-            rep = self._replayers.get(key)
-            if rep is None:
-                rep = self._replayers[key] = Replayer(self._build(key))
+        rep = self._keep(key, lambda: self._build(key))
         built = rep.env.snapshots()
         for s in snapshots:
             if built[s.domain].sha256 != s.sha256:
@@ -140,7 +184,7 @@ class EnvPool:
                 )
         return rep
 
-    def _build(self, key: tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]]) -> Environment:
+    def _build(self, key: _Key) -> Environment:
         names, seed, scale, variants = key
         try:
             env = Environment(
