@@ -28,7 +28,7 @@ from state import Episode, StoreFull
 
 ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
-_ID_OK = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
+VALID_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
 STDIO_SESSION = "stdio"
 
 
@@ -37,7 +37,7 @@ class NoEnvSession(McpToolError):
 
 
 def _check_id(value: str, source: str) -> str:
-    if not _ID_OK.match(value):
+    if not VALID_ID.match(value):
         raise NoEnvSession(
             f"invalid env session id from {source}: use 1-128 characters from letters, digits and ._:@/+=-"
         )

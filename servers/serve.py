@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from servers.admin import admin_routes
+from servers.lean import LeanMcp
 from servers.mcp_server import build_mcp
 from servers.runtime import Environment
 
@@ -31,11 +32,14 @@ def build_http_app(
     allowed_hosts: Sequence[str] | None = None,
     allowed_origins: Sequence[str] | None = None,
     stateless: bool = False,
+    lean: bool = True,
 ):
-    """The Starlette app: ``/mcp``, ``/admin/...`` and ``/health``.
+    """The ASGI app: ``/mcp``, ``/admin/...`` and ``/health``.
 
     Host and Origin headers are checked on every route (DNS-rebinding
     protection): loopback names always pass, anything else must be listed.
+    ``lean`` answers 2026-era ``tools/call`` and ``tools/list`` in front of the
+    MCP stack (:mod:`servers.lean`); ``lean=False`` is the plain fastmcp path.
     """
     mcp = build_mcp(env)
     for route in admin_routes(env, admin_token):
@@ -54,11 +58,21 @@ def build_http_app(
             }
         )
 
-    return mcp.http_app(
+    full = mcp.http_app(
         path=MCP_PATH,
         json_response=True,
         stateless_http=stateless,
         host_origin_protection=True,
+        allowed_hosts=list(allowed_hosts or []),
+        allowed_origins=list(allowed_origins or []),
+    )
+    if not lean:
+        return full
+    return LeanMcp(
+        env,
+        full,
+        path=MCP_PATH,
+        server_info=mcp._mcp_server.server_info_stamp,
         allowed_hosts=list(allowed_hosts or []),
         allowed_origins=list(allowed_origins or []),
     )

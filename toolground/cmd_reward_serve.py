@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from toolground.errors import UsageError
+from toolground.io_stack import fast_io
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,5 +40,5 @@ def serve(args: argparse.Namespace) -> int:
         max_body=int(args.max_body_mb * 1024 * 1024), default_preset=preset, workers=args.workers
     )
     print(f"reward service ({preset}) on http://{args.host}:{args.port}", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **fast_io())
     return 0

@@ -11,6 +11,7 @@ from servers.runtime import Environment
 from servers.serve import MCP_PATH, build_http_app, is_loopback, run_stdio
 from state import SCALES
 from toolground.errors import UsageError
+from toolground.io_stack import fast_io
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allowed-host", action="append", default=[], help="extra Host header value to accept")
     p.add_argument(
         "--stateless", action="store_true", help="no MCP handshake sessions (for multi-worker setups)"
+    )
+    p.add_argument(
+        "--full-stack",
+        action="store_true",
+        help="answer tools/call and tools/list through the whole fastmcp stack too (no lean path)",
     )
     p.add_argument(
         "--lax-arguments",
@@ -76,12 +82,18 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     app = build_http_app(
-        env, admin_token=args.admin_token, allowed_hosts=args.allowed_host, stateless=args.stateless
+        env,
+        admin_token=args.admin_token,
+        allowed_hosts=args.allowed_host,
+        stateless=args.stateless,
+        lean=not args.full_stack,
     )
+    io = fast_io()
     print(
-        f"MCP endpoint: http://{args.host}:{args.port}{MCP_PATH}  ({len(env.visible_tools())} tools)",
+        f"MCP endpoint: http://{args.host}:{args.port}{MCP_PATH}  ({len(env.visible_tools())} tools; "
+        f"{'full stack' if args.full_stack else 'lean path'}, {io['loop']} + {io['http']})",
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **io)
     return 0
