@@ -87,11 +87,12 @@ class LeanMcp:
         self.tools = {
             t.qualified_name for t in env.visible_tools() if not _declares_headers(t.input_schema())
         }
-        self._guarded = HostOriginGuardMiddleware(
-            self._answer, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, mode="strict"
+        self._guard = HostOriginGuardMiddleware(
+            self._passed_guard, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, mode="strict"
         )
+        self._trusted: set[tuple[Any, ...]] = set()  # (Host, Origin, server, scheme) the guard let through
         self._listings: dict[str, bytes] = {}  # protocol version -> tools/list body after '"result":'
-        self._meta_ok: dict[str, bool] = {}
+        self._meta_ok: list[tuple[str, dict[str, Any], bool]] = []
         self.served = 0  # requests answered here (tests read it to prove the path was taken)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -104,6 +105,18 @@ class LeanMcp:
             await self._guarded(scope, receive, send)
         else:
             await self.full(scope, receive, send)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The Host/Origin guard of the full app, remembered: its verdict depends only on the key."""
+        if _guard_key(scope) in self._trusted:
+            await self._answer(scope, receive, send)
+        else:
+            await self._guard(scope, receive, send)
+
+    async def _passed_guard(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if len(self._trusted) < 256:
+            self._trusted.add(_guard_key(scope))
+        await self._answer(scope, receive, send)
 
     @staticmethod
     def _hot(headers: list[tuple[bytes, bytes]]) -> bool:
@@ -173,10 +186,10 @@ class LeanMcp:
         token = meta.get("progressToken")
         if token is not None and (isinstance(token, bool) or not isinstance(token, (int, str))):
             return False
-        key = json.dumps([method, {k: v for k, v in meta.items() if k not in _PER_REQUEST}], sort_keys=True)
-        ok = self._meta_ok.get(key)
+        stable = {k: v for k, v in meta.items() if k not in _PER_REQUEST}
+        ok = next((verdict for m, s, verdict in self._meta_ok if m == method and s == stable), None)
         if ok is None:
-            stand_in: dict[str, Any] = {"_meta": {k: v for k, v in meta.items() if k not in _PER_REQUEST}}
+            stand_in: dict[str, Any] = {"_meta": stable}
             if method == "tools/call":
                 stand_in.update(name="x", arguments={})
             try:
@@ -184,8 +197,10 @@ class LeanMcp:
                 ok = True
             except ValidationError:
                 ok = False
-            if len(self._meta_ok) < 1024:
-                self._meta_ok[key] = ok
+            if (
+                len(self._meta_ok) < 16
+            ):  # clients send one or two kinds of _meta; others are checked each time
+                self._meta_ok.append((method, stable, ok))
         return ok
 
     def _call(self, scope: Scope, headers: Mapping[str, str], params: dict[str, Any], meta: dict) -> str:
@@ -241,6 +256,16 @@ class LeanMcp:
         if status == [200] and out.startswith(head) and b'"error"' not in out[: len(head) + 2]:
             version = req["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
             self._listings[version] = out[len(head) :]
+
+
+def _guard_key(scope: Scope) -> tuple[Any, ...]:
+    host = origin = None
+    for k, v in scope["headers"]:
+        if k == b"host":
+            host = v
+        elif k == b"origin":
+            origin = v
+    return host, origin, scope.get("server"), scope.get("scheme")
 
 
 def _dump(value: Any) -> str:
