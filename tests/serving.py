@@ -23,6 +23,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextmanager
+def serving_in_thread(app, *, lifespan: str = "auto", timeout: float = 30.0) -> Iterator[int]:
+    """uvicorn serving ``app`` on a free loopback port in a daemon thread; yields the port."""
+    import threading
+
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan=lifespan)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("server did not start in time")
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
 def server_env(cache: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(

@@ -11,43 +11,25 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import threading
-import time
 
 import pytest
-import uvicorn
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
 from servers.serve import MCP_PATH, build_http_app
-from tests.serving import free_port
+from tests.serving import serving_in_thread
 
 V = "2026-07-28"
 META = {"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}}
 DOMAINS = "banking,email,calendar,maps,payments"
 
 
-def _start(app) -> tuple[uvicorn.Server, threading.Thread, int]:
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    return server, thread, port
-
-
 @pytest.fixture(scope="module")
 def pair(make_env):
     lean_app = build_http_app(make_env(DOMAINS))
     full_app = build_http_app(make_env(DOMAINS), lean=False)
-    servers = [_start(lean_app), _start(full_app)]
-    yield lean_app, servers[0][2], servers[1][2]
-    for server, thread, _ in servers:
-        server.should_exit = True
-        thread.join(10)
+    with serving_in_thread(lean_app) as lean_port, serving_in_thread(full_app) as full_port:
+        yield lean_app, lean_port, full_port
 
 
 def _raw(port: int, body: bytes, headers: dict[str, str], path: str = MCP_PATH) -> tuple[int, list, bytes]:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 
 import httpx
 import pytest
-import uvicorn
 
 from rewards import EnvPool
 from rewards.build import task_from_calls
 from rewards.service import create_app
-from tests.serving import free_port
+from tests.serving import serving_in_thread
 
 MINI = {
     "gold_calls": [{"name": "f", "arguments": {"x": 1}}, {"name": "g", "arguments": {}}],
@@ -28,20 +25,11 @@ def service(make_env):
     pool = EnvPool()
     pool.add(env)
     app = create_app(pool=pool, max_body=1 << 20, workers=2)
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "reward service did not start"
-        time.sleep(0.05)
-    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+    with (
+        serving_in_thread(app, lifespan="off") as port,
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client,
+    ):
         yield client, env
-    server.should_exit = True
-    thread.join(10)
 
 
 def post(client, path: str, body, **kw) -> httpx.Response:
