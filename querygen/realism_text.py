@@ -51,8 +51,16 @@ def surfaces(value: Any) -> list[str]:
 
 
 def mentions(text: str, value: Any) -> bool:
-    """Whether ``text`` holds ``value`` as a whole token, case-insensitively."""
-    return any(token_pattern(s).search(text) for s in surfaces(value))
+    """Whether ``text`` holds ``value`` as a whole token, case-insensitively.
+
+    Most values asked about are not in the text at all; a plain substring test of the value's
+    first word says so without compiling a pattern (a compile per new value was 3% of a run)."""
+    low = text.lower()
+    for s in surfaces(value):
+        first = s.split(None, 1)[0].lower()
+        if first in low and token_pattern(s).search(text):
+            return True
+    return False
 
 
 # -- fixed shapes -----------------------------------------------------------------------------------

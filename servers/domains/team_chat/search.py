@@ -31,8 +31,10 @@ def _parse(db: Db, me: dict, query: str) -> tuple[list[str], list]:
     if not words and not where:
         raise ToolError(f"invalid_search: {query!r} has no words or filters to search for")
     for w in words:
-        where.append(f"lower({CURRENT}) LIKE ?")
-        params.append(f"%{w}%")
+        # LIKE folds ASCII case as lower() does, so an unedited message whose own text lacks the
+        # word is out before the latest edit is looked up (most messages were never edited)
+        where.append(f"(m.text LIKE ? OR m.edited_at IS NOT NULL) AND lower({CURRENT}) LIKE ?")
+        params.extend([f"%{w}%", f"%{w}%"])
     return where, params
 
 
