@@ -134,13 +134,15 @@ def main() -> None:
     ap.add_argument("--n-domain", type=int, default=300, help="tasks per domain for the per-domain rate")
     ap.add_argument("--n", type=int, default=5000, help="tasks of the all-domain run (0: skip it)")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--domains", default="all", help="comma list for the per-domain rows (default: all)")
     args = ap.parse_args()
+    names = available() if args.domains == "all" else args.domains.split(",")
     scales = args.scales.split(",")
     root = Path(os.environ["TOOLGROUND_CACHE"]) if os.environ.get("TOOLGROUND_CACHE") else None
     out: list[dict[str, Any]] = []
     with Progress() as progress:
-        job = progress.add_task("domains", total=len(available()))
-        for name in available():
+        job = progress.add_task("domains", total=len(names))
+        for name in names:
             d = get_domain(name)
             progress.update(job, description=f"{name}: snapshots")
             sizes = {s: rows_and_size(d, s, root) for s in scales}
