@@ -173,11 +173,12 @@ class Validator:
             if not self.audit(task):
                 return self._reject("replay")
         else:
-            near_ok, replay_ok = self._replay_with_near_miss(task, self._perturbation(task, rng))
+            near_ok, replay_ok, needed = self._replay_with_near_miss(task, self._perturbation(task, rng))
             if not near_ok:
                 return self._reject("near_miss")
             if not replay_ok:
                 return self._reject("replay")
+            return None if not self.needed.unneeded(task, needed) else self._reject("necessity")
         return None if self.necessity(task) else self._reject("necessity")
 
     def _reject(self, gate: str) -> str:
@@ -300,24 +301,35 @@ class Validator:
 
     def _replay_with_near_miss(
         self, task: Task, perturbation: tuple[int, str, Any] | None
-    ) -> tuple[bool, bool]:
-        """(near-miss passed, replay passed) from one run of the gold calls on the rolled-back fork."""
+    ) -> tuple[bool, bool, set[int]]:
+        """(near-miss passed, replay passed, the necessity candidates found needed) from one run
+        of the gold calls on the rolled-back fork.
+
+        Both controls branch off this walk in nested savepoints (rolled back): the near-miss at
+        the perturbed call, and the necessity check at each candidate write (the rest run without
+        it), so the calls before a branch run once for all three gates."""
         calls = task.gold_calls()
         if perturbation is not None and perturbation[2] is NO_VALUE:
-            return False, True
+            return False, True, set()
         near_ok = perturbation is None
+        candidates = set(self.needed.candidates(task))
+        needed: set[int] = set()
         touched = self._touched(task)
         with self.sandbox.trial(touched) as ep:
             for j, call in enumerate(calls):
                 if perturbation is not None and j == perturbation[0]:
-                    with self.sandbox.trial(touched):  # a nested savepoint: the branch is rolled back
+                    with self.sandbox.trial(touched):
                         near_ok = self._differs(ep, task, perturbation)
+                if j in candidates:
+                    with self.sandbox.trial(touched):
+                        if self.needed.rest_differs(ep, task, j):
+                            needed.add(j)
                 res = self.env.call(ep, call.name, call.arguments)
                 if not res.ok or res.value != call.result:
-                    return near_ok, False
+                    return near_ok, False, needed
             if self.probe.state_hash(ep, task.domains) != task.expected_state_hash:
-                return near_ok, False
-            return near_ok, self.probe.diff(ep, task.domains) == task.expected_diff
+                return near_ok, False, needed
+            return near_ok, self.probe.diff(ep, task.domains) == task.expected_diff, needed
 
     def _alternative(
         self, task: Task, name: str, param: str, args: dict[str, Any], rng: random.Random

@@ -62,14 +62,23 @@ class Necessity:
         self.probe = probe
         self.sandbox = sandbox
 
-    def unneeded(self, task: Task) -> list[int]:
+    def candidates(self, task: Task) -> list[int]:
+        """The writes whose necessity a replay must test: those no later call's dataflow needs."""
+        feeds = {int(d["from"]) for d in task.metadata.get("dataflow", [])}
+        return [
+            i for i, c in enumerate(task.gold_calls()) if i not in feeds and self.env.tools[c.name].writes
+        ]
+
+    def unneeded(self, task: Task, needed: set[int] | None = None) -> list[int]:
+        """Indices of gold calls the task could drop. ``needed``: the :meth:`candidates` a walk of
+        the gold already found needed (the replay gate's walk tests them on its way)."""
         calls = task.gold_calls()
         feeds = {int(d["from"]) for d in task.metadata.get("dataflow", [])}
         roles = task.metadata.get("roles") or ["ask"] * len(calls)
         answers = [t.answer for t in task.turns for _ in t.calls]
         given = [c.arguments for c in calls]
-        writes = [i for i, c in enumerate(calls) if i not in feeds and self.env.tools[c.name].writes]
-        needed = self._needed_writes(task, writes)
+        if needed is None:
+            needed = self._needed_writes(task, self.candidates(task))
         out = []
         for i, call in enumerate(calls):
             if i in feeds:
@@ -95,13 +104,13 @@ class Necessity:
             for j, call in enumerate(calls):
                 if j in writes:
                     with self.sandbox.trial(touched):
-                        if self._rest_differs(ep, task, j):
+                        if self.rest_differs(ep, task, j):
                             needed.add(j)
                 if not self.env.call(ep, call.name, call.arguments).ok:
                     return needed | {i for i in writes if i > j}  # the gold itself broke here
         return needed
 
-    def _rest_differs(self, ep: Any, task: Task, drop: int) -> bool:
+    def rest_differs(self, ep: Any, task: Task, drop: int) -> bool:
         """Do the calls after ``drop``, run without it, fail, return otherwise or end elsewhere?"""
         calls = task.gold_calls()
         for call in calls[drop + 1 :]:
