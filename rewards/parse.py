@@ -23,6 +23,7 @@ compares output positions by default; ``order_by="step"`` compares steps instead
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
@@ -149,20 +150,32 @@ def result_failed(content: Any, message: dict[str, Any] | None = None) -> bool:
     text = content.lstrip() if type(content) is str else text_of(content).lstrip()
     if text[:1] == "{":
         if not (
-            ('"ok"' in text and "false" in text)
-            or (("isError" in text or "is_error" in text) and "true" in text)
+            (("'ok'" in text or '"ok"' in text) and ("false" in text or "False" in text))
+            or (("isError" in text or "is_error" in text) and ("true" in text or "True" in text))
             or '"error"' in text
+            or "'error'" in text
         ):
             return False  # no failure marker can be in there: skip decoding (results can be large)
         try:
             obj = _decode(text)
         except ValueError:
-            obj = None
+            obj = _python_literal(text)
         if isinstance(obj, dict):
             if obj.get("isError") is True or obj.get("is_error") is True or obj.get("ok") is False:
                 return True
             return obj.get("error") not in (None, "", False) and "value" not in obj and "result" not in obj
     return text[:16].lower().startswith(_ERROR_PREFIXES)
+
+
+def _python_literal(text: str) -> Any:
+    """A dict written the way Python prints one: TRL puts ``str({"error": ...})`` in the tool
+    message when a tool raises, so a JSON-only reading would count that failure as a success."""
+    if len(text) > 100_000:
+        return None
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def text_of(content: Any) -> str:

@@ -59,6 +59,13 @@ def test_results_without_ids_are_assigned_in_order():
         ("The balance is 10", {}, False),
         ("fine", {"is_error": True}, True),
         ("fine", {"ok": False}, True),
+        # TRL writes a tool's exception as a Python dict repr, not JSON
+        (str({"error": "account ACC-000009 is frozen"}), {}, True),
+        (str({"ok": False, "reason": "limit"}), {}, True),
+        (str({"rows": [{"error": "nested is data"}]}), {}, False),
+        (str({"error": None, "value": 1}), {}, False),
+        ("{'balance': 10, 'note': \"it's fine\"}", {}, False),
+        ("{'error': unbalanced", {}, False),
     ],
 )
 def test_tool_result_failure_detection(content, message, failed):

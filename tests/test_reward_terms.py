@@ -82,6 +82,15 @@ def test_gold_scores_the_paper_maximum():
 # -- validity ------------------------------------------------------------------------------
 
 
+def test_a_call_that_raised_in_trl_loses_validity():
+    """TRL puts ``str({"error": ...})`` in the tool message when the tool raised: a failed call."""
+    ok = [assistant(("get_user", {"user": "U1"}), ids=["a"]), tool("a", '{"id": "U1", "name": "Ann"}')]
+    raised = [assistant(("get_user", {"user": "U1"}), ids=["a"]), tool("a", str({"error": "U1 is locked"}))]
+    good, bad = score(TASK, ok), score(TASK, raised)
+    assert good.details["validity_levels"] == [3] and bad.details["validity_levels"] == [2]
+    assert bad.components["validity"] < good.components["validity"]
+
+
 def test_graduated_validity_levels_from_tool_results():
     msgs = [
         {"role": "user", "content": "help"},
