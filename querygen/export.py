@@ -2,7 +2,8 @@
 
 * ``tasks.jsonl`` — one task per line: ``messages`` (the OpenAI chat conversation the gold calls
   imply: system, user, assistant ``tool_calls``, ``tool`` results, assistant reply, per turn),
-  ``tools`` (the offered OpenAI function schemas) and ``ground_truth`` (the Task the reward reads);
+  ``tools`` (the offered OpenAI function schemas) and ``ground_truth`` (the Task the reward reads,
+  as a JSON string so that ``datasets`` cannot retype its values);
 * ``train.parquet`` — verl's row shape: ``data_source``, ``prompt`` (system + first user turn),
   ``ability``, ``reward_model`` {``style``, ``ground_truth`` as a JSON string}, ``extra_info``
   (task id, snapshots, offered tools, later user turns for a multi-turn interaction) and
@@ -188,7 +189,9 @@ def jsonl_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[
     for t in tasks:
         tools = enc.tools(t)
         head = f'{{"id":{dumps(t.id)},"messages":{dumps(messages(t))},"tools":{tools},'
-        yield f'{head}"ground_truth":{enc.ground_truth(t, tools)}}}\n'.encode()
+        # the Task as a JSON string, as in the parquet: read as an object, `datasets` unifies each
+        # field's type across rows and turns a PIN like "0978" in one row's diff into 978
+        yield f'{head}"ground_truth":{dumps(enc.ground_truth(t, tools))}}}\n'.encode()
 
 
 def jsonl_bytes(tasks: Iterable[Task], enc: TaskJson | None = None) -> bytes:
@@ -314,11 +317,18 @@ def write_dataset(
     return [atomic_write(out / rel, data) for rel, data in sorted(files.items())]
 
 
+def _task(ground_truth: Any) -> Task:
+    """A row's ground truth: a JSON string (what this version writes) or an object (older files)."""
+    if isinstance(ground_truth, str):
+        return Task.model_validate_json(ground_truth)
+    return Task.model_validate(ground_truth)
+
+
 def read_tasks(out: Path) -> list[Task]:
     """Tasks back from a dataset folder (``tasks.jsonl``, else ``train.parquet`` or ``hf/``)."""
     if (out / "tasks.jsonl").exists():
         lines = (out / "tasks.jsonl").read_text().splitlines()
-        return [Task.model_validate(json.loads(x)["ground_truth"]) for x in lines if x.strip()]
+        return [_task(json.loads(x)["ground_truth"]) for x in lines if x.strip()]
     for rel in ("train.parquet", "hf/data/train-00000-of-00001.parquet"):
         if (out / rel).exists():
             import pyarrow.parquet as pq

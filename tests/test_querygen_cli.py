@@ -109,7 +109,7 @@ def test_jsonl_rows_are_chat_conversations_with_ground_truth(dataset):
     assert len(lines) == 40
     for line in lines:
         row = json.loads(line)
-        task = Task.model_validate(row["ground_truth"])
+        task = Task.model_validate_json(row["ground_truth"])
         assert row["id"] == task.id and row["tools"] == task.tools
         msgs = row["messages"]
         assert msgs[0]["role"] == "system"
@@ -127,9 +127,9 @@ def test_jsonl_rows_are_chat_conversations_with_ground_truth(dataset):
 def test_ground_truth_is_what_the_reward_reads(dataset):
     tasks = pytest.importorskip("rewards.tasks")
     for line in (dataset / "tasks.jsonl").read_text().splitlines()[:20]:
-        truth = json.loads(line)["ground_truth"]
-        prepared = tasks.prepare_task(json.dumps(truth))
-        assert len(prepared.gold) == sum(len(t["calls"]) for t in truth["turns"])
+        text = json.loads(line)["ground_truth"]
+        prepared = tasks.prepare_task(text)
+        assert len(prepared.gold) == sum(len(t["calls"]) for t in json.loads(text)["turns"])
 
 
 def test_stats_and_graphs_are_written(dataset):
