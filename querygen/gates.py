@@ -159,14 +159,15 @@ class Validator:
     def check(self, task: Task, rng: random.Random) -> str | None:
         """The first gate the task fails (counted), or None; dedup is :meth:`admit`'s job.
 
-        In sandbox mode the near-miss control branches off the replay run in a nested savepoint
-        at the perturbed call, so the calls before it run once for both gates. The perturbation is
+        In sandbox mode the near-miss and necessity controls branch off the replay run in nested
+        savepoints, so the calls before a branch run once for all three gates. The perturbation is
         drawn from the task's own calls (not ``rng``), so re-checking a kept task gives the same
         verdict: a gate is a property of the task, not of the attempt that made it."""
         rng = random.Random(_calls_key(task))
         for gate in ("provenance", "grounding", "noop"):
             if not getattr(self, gate)(task):
                 return self._reject(gate)
+        needed = None  # the necessity candidates a replay walk found needed (None: walk for them)
         if self.replay_mode == "fresh":
             if not self.near_miss(task, rng):
                 return self._reject("near_miss")
@@ -178,8 +179,7 @@ class Validator:
                 return self._reject("near_miss")
             if not replay_ok:
                 return self._reject("replay")
-            return None if not self.needed.unneeded(task, needed) else self._reject("necessity")
-        return None if self.necessity(task) else self._reject("necessity")
+        return self._reject("necessity") if self.needed.unneeded(task, needed) else None
 
     def _reject(self, gate: str) -> str:
         self.rejected[gate] += 1
@@ -197,10 +197,6 @@ class Validator:
         return True
 
     # -- the gates -----------------------------------------------------------------------------
-    def necessity(self, task: Task) -> bool:
-        """No gold call could be dropped (see :mod:`querygen.necessity`)."""
-        return not self.needed.unneeded(task)
-
     def provenance(self, task: Task) -> bool:
         said, shown = "", []
         for turn in task.turns:

@@ -48,12 +48,16 @@ def table_sums(conn: sqlite3.Connection, schema: str = "main") -> dict[str, tupl
     return {t: (columns(conn, t, schema), table_sum(conn, t, schema)) for t in user_tables(conn, schema)}
 
 
+def table_entry(table: str, cols: list[str], total: int) -> bytes:
+    """What one table adds to the content hash (:func:`combine` hashes them in table order)."""
+    return repr((table, cols, total)).encode()
+
+
 def combine(tables: Mapping[str, tuple[list[str], int]]) -> str:
     """The content hash from each table's (columns, sum)."""
     h = hashlib.sha256()
     for table in sorted(tables):
-        cols, total = tables[table]
-        h.update(repr((table, cols, total)).encode())
+        h.update(table_entry(table, *tables[table]))
     return h.hexdigest()
 
 

@@ -36,7 +36,10 @@ def trim() -> bool:
     """Return free heap pages to the OS; False where the C library has no ``malloc_trim``, or
     ``TOOLGROUND_MALLOC_TRIM=0`` turned it off (to measure what it saves)."""
     fn = _libc_trim() if os.environ.get("TOOLGROUND_MALLOC_TRIM", "1") != "0" else None
-    return bool(fn is not None and fn(0) is not None)
+    if fn is None:
+        return False
+    fn(0)
+    return True
 
 
 class TrimPolicy:

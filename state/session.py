@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from state import changelog
 from state.changelog import CellChange
-from state.hashing import MODULUS, content_hash, row_digest, table_sum, user_tables
+from state.hashing import MODULUS, content_hash, row_digest, table_entry, table_sum, user_tables
 from state.snapshot import Snapshot
 
 T = TypeVar("T")
@@ -69,19 +69,19 @@ class SharedReader:
             return self._sums[table]
 
     def hash_with(self, changed: dict[str, int]) -> str:
-        """:func:`combine` of the snapshot's table sums with ``changed`` ones replaced.
+        """:func:`~state.hashing.combine` of the snapshot's table sums with ``changed`` ones replaced.
 
-        The same bytes as ``combine`` hashes, but an untouched table's entry is encoded once per
+        The same entries ``combine`` hashes, but an untouched table's entry is encoded once per
         snapshot: a fork's hash is asked for after every gold run and control, and re-encoding
         thirty tables' column lists each time was most of its cost."""
         h = hashlib.sha256()
         for t in self.sorted_tables:
             if t in changed:
-                h.update(repr((t, self.columns[t], changed[t])).encode())
+                h.update(table_entry(t, self.columns[t], changed[t]))
             else:
                 entry = self._entries.get(t)
                 if entry is None:
-                    entry = self._entries[t] = repr((t, self.columns[t], self.table_sum(t))).encode()
+                    entry = self._entries[t] = table_entry(t, self.columns[t], self.table_sum(t))
                 h.update(entry)
         return h.hexdigest()
 

@@ -148,10 +148,14 @@ class SessionStore:
             ep = self._episodes.pop(env_id, None)
         if ep is None:
             return False
+        self._close(ep)
+        return True
+
+    def _close(self, ep: Episode) -> None:
+        """Close a released episode and let the trim policy count what it held."""
         size = ep.memory_bytes()
         ep.close()
         self._trim.freed(size, store_empty=not self._episodes)
-        return True
 
     def evict_idle(self) -> int:
         with self._lock:
@@ -161,10 +165,7 @@ class SessionStore:
         now = self.clock()
         stale = [k for k, ep in self._episodes.items() if now - ep.last_used > self.idle_ttl]
         for k in stale:
-            ep = self._episodes.pop(k)
-            size = ep.memory_bytes()
-            ep.close()
-            self._trim.freed(size, store_empty=not self._episodes)
+            self._close(self._episodes.pop(k))
         return len(stale)
 
     def __len__(self) -> int:
