@@ -301,9 +301,10 @@ def write_dataset(
     out: Path,
     tasks: Sequence[Task],
     formats: Sequence[str],
-    extra_files: dict[str, bytes] | None = None,
+    extra_files: dict[str, bytes | Iterable[bytes]] | None = None,
 ) -> list[Path]:
-    """Write every requested format plus ``extra_files`` (relative path -> bytes), each atomically."""
+    """Write every requested format plus ``extra_files`` (relative path -> bytes, or chunks streamed
+    as they come), each atomically."""
     files: dict[str, bytes | Iterable[bytes]] = dict(extra_files or {})
     enc = TaskJson()
     parquet = parquet_bytes(tasks, enc) if {"parquet", "hf"} & set(formats) else b""

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from toolground.cli import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from querygen.generate import GenConfig
 
 
@@ -30,6 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="generation seed (same arguments, same bytes)")
     p.add_argument("--out", type=Path, required=True, help="output directory")
     p.add_argument("--format", default="jsonl", help="jsonl, parquet, hf, or a comma list of them")
+    p.add_argument(
+        "--harness",
+        default="",
+        help="also write sft-<name>.jsonl per tool-calling protocol: openai, hermes, react (comma list)",
+    )
     p.add_argument("--scale", default="medium", help="snapshot scale: small, medium or large")
     p.add_argument("--snapshot-seed", type=int, default=0, help="seed of the worlds the tasks live in")
     p.add_argument(
@@ -95,26 +102,39 @@ def _config(args: argparse.Namespace) -> tuple[GenConfig, list[str]]:
     return cfg, formats
 
 
+def _harnesses(args: argparse.Namespace) -> list[str]:
+    """The --harness names, checked before any work starts (an unknown one is a usage error)."""
+    from querygen.harnesses import HARNESSES
+
+    names = list(dict.fromkeys(h.strip() for h in args.harness.split(",") if h.strip()))
+    bad = [h for h in names if h not in HARNESSES]
+    if bad:
+        raise UsageError(f"unknown --harness {','.join(bad)}; choose from {', '.join(HARNESSES)}")
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
     from querygen.export import probe_writable
 
     cfg, formats = _config(args)
+    harnesses = _harnesses(args)
     try:
         created = probe_writable(args.out)
     except OSError as exc:
         raise UsageError(f"cannot write to --out {args.out}: {exc.strerror or exc}") from None
     try:
-        return _generate(args, cfg, formats)
+        return _generate(args, cfg, formats, harnesses)
     except BaseException:
         if created and args.out.is_dir() and not any(args.out.iterdir()):
             shutil.rmtree(args.out, ignore_errors=True)
         raise
 
 
-def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str]) -> int:
+def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harnesses: list[str]) -> int:
     from querygen.console import print_summary, progress_bar
     from querygen.export import write_dataset
     from querygen.generate import Generator
+    from querygen.harnesses import get_harness, sft_lines
     from querygen.paraphrase import ParaphraseError, Paraphraser, paraphrase_tasks
 
     para = None
@@ -140,12 +160,17 @@ def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str]) -> i
     summary = {
         "config": cfg.as_dict(),
         "formats": formats,
+        "harnesses": harnesses,
         "stats": stats.as_dict(),
         "shortfall": max(0, cfg.n - len(tasks)),
         "graphs": {name: g.stats() for name, g in gen.graphs().items()},
         "paraphrase": para_counts,
     }
-    extra = {"stats.json": (json.dumps(summary, indent=2) + "\n").encode()}
+    extra: dict[str, bytes | Iterable[bytes]] = {
+        "stats.json": (json.dumps(summary, indent=2) + "\n").encode()
+    }
+    for name in harnesses:
+        extra[f"sft-{name}.jsonl"] = sft_lines(tasks, get_harness(name))
     for name, graph in gen.graphs().items():
         extra[f"graphs/{name}.json"] = graph.to_json_text().encode()
         extra[f"graphs/{name}.dot"] = graph.to_dot().encode()
