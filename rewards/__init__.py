@@ -8,7 +8,7 @@ component and the alignment behind them. Tasks are generator Tasks or minimal
 
 Module map: ``config`` presets, ``errors`` input errors, ``tasks`` task normalisation, ``schemas``
 level-2 checks, ``parse`` trajectories, ``terms`` Eqs. 1-5 and the alignment, ``values`` value
-equality, ``replay`` snapshot replay, ``outcome`` the outcome term, ``score`` the API, ``build``
+equality, ``replay`` snapshot replay, ``outcome`` the outcome term, ``credit`` per-call labels, ``score`` the API, ``build``
 tasks from known-good calls, ``service`` the HTTP app, ``adapters`` verl / TRL / OpenRLHF.
 
 Every decision on a point the paper leaves open is listed in ``rewards.terms`` (paper terms),

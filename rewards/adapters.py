@@ -10,6 +10,13 @@ GRPO group of 16 rollouts pays for the task once.
 * TRL: ``GRPOTrainer(reward_funcs=make_trl_reward("prove"), ...)`` with a dataset column ``task``.
 * OpenRLHF: ``--reward.remote_url http://host:8100/openrlhf`` (the service), or a ``.py`` file that
   does ``from rewards.adapters import reward_func``.
+
+Per-call credit labels (``rewards.credit``) cost a look at the details (and a replay when scoring
+did not make one), so they are opt-in with ``credit=True``: verl (``reward_kwargs``) and OpenRLHF
+then also get one number per label, ``calls_<label>`` (how many calls carry it), every time. Both
+take statistics of every extra key per sample (verl's validation metrics, OpenRLHF's logs), which
+a list per sample would break, so the per-call list itself stays in ``RewardResult.details["calls"]``
+(TRL's ``last_results``, the service's ``/score`` and ``/score/batch``).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rewards.config import RewardConfig, get_config
+from rewards.credit import LABELS
 from rewards.errors import RewardInputError
 from rewards.parse import parse_trajectory
 from rewards.score import RewardResult, score_prepared
@@ -53,6 +61,12 @@ def unit_score(result: RewardResult, cfg: RewardConfig) -> float:
     return min(1.0, max(0.0, result.total / top)) if top > 0 else 0.0
 
 
+def label_logs(result: RewardResult) -> dict[str, float]:
+    """How many calls carry each credit label, as ``calls_<label>`` numbers (all six, every time)."""
+    counts = result.details["label_counts"]
+    return {f"calls_{label}": float(counts[label]) for label in LABELS}
+
+
 # -- verl ------------------------------------------------------------------------------
 
 
@@ -65,14 +79,19 @@ def compute_score(
 ) -> dict[str, float]:
     """verl's ``compute_score``: the response text (or ``extra_info["trajectory"]``) against the task.
 
-    The config comes from ``reward_kwargs`` (``config=`` or ``preset=``) or ``extra_info["reward_config"]``.
+    The config comes from ``reward_kwargs`` (``config=`` or ``preset=``) or ``extra_info["reward_config"]``;
+    ``credit=True`` in ``reward_kwargs`` adds the ``calls_<label>`` counts (a per-sample switch would
+    give samples of one batch different keys, which verl cannot collate).
     """
     extra = extra_info or {}
     spec = kwargs.get("config", kwargs.get("preset", extra.get("reward_config")))
     cfg = get_config(spec)
     trajectory = extra.get("trajectory") or solution_str  # verl's solution_str holds the whole rollout
     result = score_prepared(as_task(ground_truth), parse_trajectory(trajectory), cfg)
-    return result.flat()
+    out = result.flat()
+    if kwargs.get("credit"):
+        out.update(label_logs(result))
+    return out
 
 
 # -- TRL -------------------------------------------------------------------------------
@@ -135,9 +154,16 @@ def response_of(query: str, prompt: str | None) -> str:
 
 
 def openrlhf_scores(
-    queries: list[str], prompts: list[str] | None, labels: list[Any], config: ConfigSpec = None
+    queries: list[str],
+    prompts: list[str] | None,
+    labels: list[Any],
+    config: ConfigSpec = None,
+    *,
+    credit: bool = False,
 ) -> dict[str, Any]:
-    """OpenRLHF's remote-RM contract with plain lists: ``{"rewards", "scores", "extra_logs"}``."""
+    """OpenRLHF's remote-RM contract with plain lists: ``{"rewards", "scores", "extra_logs"}``.
+
+    ``credit`` adds the ``calls_<label>`` counts to ``extra_logs``."""
     cfg = get_config(config)
     prompts = prompts if prompts is not None else [""] * len(queries)
     rewards: list[float] = []
@@ -154,16 +180,25 @@ def openrlhf_scores(
         result = score_prepared(task, parse_trajectory(response_of(query, prompt)), cfg)
         rewards.append(result.total)
         scores.append(unit_score(result, cfg))
-        for k, v in result.flat().items():
+        numbers = result.flat()
+        if credit:
+            numbers.update(label_logs(result))
+        for k, v in numbers.items():
             if k != "score":
                 logs.setdefault(k, []).append(v)
     return {"rewards": rewards, "scores": scores, "extra_logs": logs}
 
 
 def reward_func(queries: Any, prompts: Any, labels: Any, **kwargs: Any) -> dict[str, Any]:
-    """OpenRLHF ``--reward.remote_url file.py`` entry point (tensors if torch is already loaded)."""
+    """OpenRLHF ``--reward.remote_url file.py`` entry point (tensors if torch is already loaded).
+
+    ``config=`` and ``credit=`` as for :func:`openrlhf_scores` (bind them with ``functools.partial``)."""
     out = openrlhf_scores(
-        list(queries), list(prompts) if prompts is not None else None, list(labels), kwargs.get("config")
+        list(queries),
+        list(prompts) if prompts is not None else None,
+        list(labels),
+        kwargs.get("config"),
+        credit=bool(kwargs.get("credit")),
     )
     torch = sys.modules.get("torch")
     if torch is not None:

@@ -56,10 +56,15 @@ class Canon:
         return len(self.update_rows) + sum(len(rows) for rows in self.inserts.values())
 
 
-def canonical(cells: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Canon:
-    """Split a cell diff into keyed updates/deletes and id-free inserted rows."""
-    canon = Canon()
-    inserted: dict[tuple[str, str, str], dict[str, Any]] = {}
+Row = tuple[str, str, str]  # (domain, table, primary key as the diff writes it)
+
+
+def plain_rows(
+    cells: list[dict[str, Any]] | tuple[dict[str, Any], ...],
+) -> tuple[dict[Row, dict[str, tuple[str, Any]]], dict[Row, dict[str, Any]]]:
+    """A cell diff grouped by row: updated or deleted rows (column -> (op, new value)) and inserted
+    rows (column -> new value), with the id of any row inserted in the same diff read as "a new row"."""
+    inserted: dict[Row, dict[str, Any]] = {}
     for c in cells:
         if c.get("op") == "insert":
             inserted.setdefault((c.get("domain", ""), c["table"], str(c["pk"])), {})[c["column"]] = c.get(
@@ -70,16 +75,30 @@ def canonical(cells: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Canon
     def plain(domain: str, value: Any) -> Any:
         return _NEW if isinstance(value, str) and (domain, value) in new_ids else value
 
+    updated: dict[Row, dict[str, tuple[str, Any]]] = {}
     for c in cells:
         if c.get("op") == "insert":
             continue
-        d, t, pk = c.get("domain", ""), c["table"], str(c["pk"])
-        canon.updates[(d, t, pk, c["column"])] = (c.get("op", "update"), plain(d, c.get("new")))
+        d = c.get("domain", "")
+        row = updated.setdefault((d, c["table"], str(c["pk"])), {})
+        row[c["column"]] = (c.get("op", "update"), plain(d, c.get("new")))
+    plain_inserted = {
+        (d, t, pk): {col: _NEW if str(v) == pk else plain(d, v) for col, v in row.items()}
+        for (d, t, pk), row in inserted.items()
+    }
+    return updated, plain_inserted
+
+
+def canonical(cells: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Canon:
+    """Split a cell diff into keyed updates/deletes and id-free inserted rows."""
+    canon = Canon()
+    updated, inserted = plain_rows(cells)
+    for (d, t, pk), row in updated.items():
         canon.update_rows.add((d, t, pk))
-    for (d, t, pk), row in inserted.items():
-        canon.inserts.setdefault((d, t), []).append(
-            {col: _NEW if str(v) == pk else plain(d, v) for col, v in row.items()}
-        )
+        for col, value in row.items():
+            canon.updates[(d, t, pk, col)] = value
+    for (d, t, _), row in inserted.items():
+        canon.inserts.setdefault((d, t), []).append(row)
     return canon
 
 

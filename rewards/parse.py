@@ -28,6 +28,7 @@ import json
 import re
 from typing import Any
 
+from querygen.harnesses import text_of
 from rewards.errors import TrajectoryError
 
 
@@ -176,19 +177,6 @@ def _python_literal(text: str) -> Any:
         return ast.literal_eval(text)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-
-
-def text_of(content: Any) -> str:
-    """OpenAI content: a string, or a list of parts whose text parts are joined."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        )
-    return str(content)
 
 
 def _assign(calls: list[PredCall], by_id: dict[str, PredCall], ref: Any, failed: bool) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rewards.errors import SnapshotMismatch, TaskError
@@ -30,11 +30,14 @@ from state import Episode, Session, Snapshot, SnapshotCache, changelog
 
 @dataclass(slots=True)
 class ReplayResult:
-    """Per-call success, the values returned, and the cell-level diff left behind."""
+    """Per-call success, the values returned, the cell-level diff left behind, and which rows each
+    call touched first: ``touched[i]`` holds (domain, table, pk) with pk as the diff writes it, empty
+    for read-only tools and failed calls (see :func:`state.changelog.touched_since`)."""
 
     status: list[bool]
     values: list[Any]
     diff: list[dict[str, Any]]
+    touched: list[list[tuple[str, str, str]]] = field(default_factory=list)
 
 
 class _Forks:
@@ -82,6 +85,8 @@ class Replayer:
         episode = Episode({})  # only the domains a call reaches get a (thread-private) fork
         status: list[bool] = []
         values: list[Any] = []
+        touched: list[list[tuple[str, str, str]]] = []
+        seen: dict[str, int] = {}  # domain -> the change table's last rowid read (forks start empty)
         try:
             for name, args in calls:
                 spec = self.env.tools.get(name) if isinstance(name, str) else None
@@ -92,11 +97,15 @@ class Replayer:
                     episode.sessions[spec.domain] = session
                 try:
                     r = self.env.call(episode, name, args)
-                    status.append(r.ok)
-                    values.append(r.value if r.ok else r.error)
+                    ok, value = r.ok, (r.value if r.ok else r.error)
                 except Exception as exc:  # a tool bug must not take the reward down; it is a failed call
-                    status.append(False)
-                    values.append(f"{type(exc).__name__}: {exc}")
+                    ok, value = False, f"{type(exc).__name__}: {exc}"
+                status.append(ok)
+                values.append(value)
+                if ok and spec is not None and not spec.read_only:
+                    touched.append(self._touched(episode.sessions[spec.domain], spec.domain, seen))
+                else:
+                    touched.append([])
             diff = episode.diff()
         finally:
             for domain, session in episode.sessions.items():
@@ -106,7 +115,14 @@ class Replayer:
                     dirty = changelog.touched(conn)
                 if dirty:  # never expected; drop the fork rather than leak state into the next rollout
                     forks.discard(snapshots[domain])
-        return ReplayResult(status, values, diff)
+        return ReplayResult(status, values, diff, touched)
+
+    @staticmethod
+    def _touched(session: Session, domain: str, seen: dict[str, int]) -> list[tuple[str, str, str]]:
+        """The rows the call just made touched first (one small query on the change table)."""
+        with session.reading() as conn:
+            seen[domain], keys = changelog.touched_since(conn, seen.get(domain, 0))
+        return [(domain, table, pk) for table, pk in keys]
 
 
 _Key = tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]]

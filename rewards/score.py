@@ -7,12 +7,14 @@ validity level 3 for calls whose outcome the trajectory does not show, and the o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rewards.config import RewardConfig, get_config
+from rewards.credit import credit_details
+from rewards.errors import RewardInputError
 from rewards.outcome import outcome_term
-from rewards.parse import Trajectory, parse_trajectory
+from rewards.parse import PredCall, Trajectory, parse_trajectory
 from rewards.replay import EnvPool, ReplayResult, default_pool
 from rewards.tasks import PreparedTask, prepare_task
 from rewards.terms import Explanation, explain, paper_terms, weighted_total
@@ -23,11 +25,12 @@ COMPONENTS = ("validity", "coverage", "efficiency", "name", "arg", "outcome")
 class RewardResult:
     """The total, every component (``outcome`` None when not computed) and the alignment behind them.
 
-    ``details`` is built on first access from the raw alignment, so trainers that only read
-    numbers never pay for it.
+    ``details`` is built on first access from the raw alignment, and the per-call credit labels
+    (``rewards.credit``) with it, replaying the calls then if scoring did not; trainers that only
+    read numbers never pay for either.
     """
 
-    __slots__ = ("_details", "_extra", "_raw", "components", "preset", "task_id", "total")
+    __slots__ = ("_credit", "_details", "_extra", "_raw", "components", "preset", "task_id", "total")
 
     def __init__(
         self,
@@ -37,20 +40,30 @@ class RewardResult:
         preset: str = "prove",
         task_id: str | None = None,
         raw: Explanation | None = None,
+        credit: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         self.total = total
         self.components = components
         self.preset = preset
         self.task_id = task_id
         self._raw = raw
+        self._credit = credit
         self._extra = details or {}
-        self._details: dict[str, Any] | None = None if raw is not None else self._extra
+        lazy = raw is not None or credit is not None
+        self._details: dict[str, Any] | None = None if lazy else self._extra
 
     @property
     def details(self) -> dict[str, Any]:
         if self._details is None:
-            self._details = {**explain(self._raw), **self._extra}  # type: ignore[arg-type]
+            terms = explain(self._raw) if self._raw is not None else {}
+            labels = self._credit() if self._credit is not None else {}
+            self._details = {**terms, **self._extra, **labels}
+            self._credit = None  # drop what it held (the calls, the replay)
         return self._details
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its details built (the lazy labels hold a replay pool, which has locks)."""
+        return (RewardResult, (self.total, self.components, self.details, self.preset, self.task_id))
 
     def __repr__(self) -> str:
         return f"RewardResult(total={self.total!r}, components={self.components!r}, preset={self.preset!r})"
@@ -98,14 +111,16 @@ def score_group(
     return [score_prepared(prepared, parse_trajectory(t), cfg, pool) for t in trajectories]
 
 
-def _abstain(task: PreparedTask, traj: Trajectory, cfg: RewardConfig) -> RewardResult:
+def _abstain(task: PreparedTask, traj: Trajectory, cfg: RewardConfig, pool: EnvPool | None) -> RewardResult:
     n = len(traj.calls)
     value = cfg.abstain_reward if n == 0 else 0.0
     comps: dict[str, float | None] = dict.fromkeys(COMPONENTS[:-1], 0.0)
     comps["outcome"] = None
     comps["abstention"] = value
     details = {"n_calls": n, "n_gold": 0, "rule": "abstention: reward only when no tool is called"}
-    return RewardResult(value, comps, details, cfg.preset, task.id)
+    status = [c.exec_ok for c in traj.calls]
+    credit = _credit(task, traj.calls, status, [], None, cfg, None, pool)
+    return RewardResult(value, comps, details, cfg.preset, task.id, credit=credit)
 
 
 def _gold_results(task: PreparedTask, rep_pool: EnvPool) -> list[Any]:
@@ -128,7 +143,7 @@ def score_prepared(
 ) -> RewardResult:
     """Score a parsed trajectory against a prepared task (the hot path)."""
     if task.abstain:
-        return _abstain(task, traj, cfg)
+        return _abstain(task, traj, cfg, pool)
     calls = traj.calls
     status: list[bool | None] = [c.exec_ok for c in calls]
     unknown = None in status
@@ -150,7 +165,44 @@ def score_prepared(
         out, details["outcome"] = outcome_term(task, replay.diff, traj.answer, gold_results, cfg)
     components["outcome"] = out  # type: ignore[assignment]
     total = weighted_total(components, cfg)  # type: ignore[arg-type]
-    return RewardResult(total, components, details, cfg.preset, task.id, raw)  # type: ignore[arg-type]
+    pairs, budget = raw[5], raw[2]  # Explanation: (n, n_gt, budget, excess, levels, pairs)
+    credit = _credit(task, calls, status, pairs, budget, cfg, replay, pool)
+    return RewardResult(total, components, details, cfg.preset, task.id, raw, credit)  # type: ignore[arg-type]
+
+
+def _credit(
+    task: PreparedTask,
+    calls: list[PredCall],
+    status: list[bool | None],
+    pairs: Sequence[tuple[int, int, bool, float]],
+    budget: int | None,
+    cfg: RewardConfig,
+    replay: ReplayResult | None,
+    pool: EnvPool | None,
+) -> Callable[[], dict[str, Any]]:
+    """The per-call labels, built when details are first read: from the replay scoring made, else
+    from one made then (same pool), else without harm (no snapshot, or ``replay="never"``)."""
+
+    def build() -> dict[str, Any]:
+        rep, note = (replay, None) if replay is not None else _replay_for_credit(task, calls, cfg, pool)
+        return credit_details(task, calls, status, pairs, budget, cfg, rep, note)
+
+    return build
+
+
+def _replay_for_credit(
+    task: PreparedTask, calls: list[PredCall], cfg: RewardConfig, pool: EnvPool | None
+) -> tuple[ReplayResult | None, str | None]:
+    if not task.replayable:
+        return None, "the task has no snapshot to replay the calls on, so harm is not checked"
+    if cfg.replay == "never":
+        return None, "replay is off (replay='never'), so harm is not checked"
+    if not calls:
+        return ReplayResult([], [], [], []), None
+    try:
+        return (pool or default_pool()).replayer(task.snapshots).run((c.name, c.args) for c in calls), None
+    except RewardInputError as exc:  # the score stands without replay; the labels just lack harm
+        return None, f"replay failed, so harm is not checked: {exc.message}"
 
 
 def _level3_source(calls: list[Any], replayed: bool, unknown: bool) -> str:

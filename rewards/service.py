@@ -4,7 +4,9 @@ Routes: ``POST /score`` ``{"task", "trajectory", "config"?}``; ``POST /score/bat
 ``{"items": [{"task" | "task_index", "trajectory", "config"?}], "tasks"?: [...], "config"?}`` (a
 GRPO group can send its task once in ``tasks`` and point at it by index); ``POST /openrlhf`` in
 OpenRLHF's shape ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores", "extra_logs"}``
-(preset from ``?preset=``); ``GET /health``.
+(preset from ``?preset=``; ``?credit=1`` adds the ``calls_<label>`` counts to ``extra_logs``);
+``GET /health``. Every result of ``/score`` and ``/score/batch`` carries its details, the per-call
+credit labels included (``details["calls"]``, ``"label_counts"``, ``"harm_checked"``).
 
 Bad input is always a JSON 4xx ``{"error": "...", "detail": [{"loc", "msg"}]}``: 400 for bytes that
 are not JSON (NaN and Infinity included), 413 past the body limit, 422 for JSON of the wrong shape
@@ -15,6 +17,7 @@ bounded thread pool so replay never blocks the event loop.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from typing import Any
@@ -119,6 +122,20 @@ def _validate(model: type[BaseModel], data: Any, loc: list[Any] | None = None) -
     except ValidationError as exc:
         err = RewardInputError.from_validation("invalid request", exc, loc or [])
         raise ApiError(422, err.message, err.detail) from None
+
+
+def _flag(value: str | None, name: str) -> bool:
+    """A query-string switch: absent, 0/false/no/off or 1/true/yes/on."""
+    if value is None:
+        return False
+    text = value.strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("", "0", "false", "no", "off"):
+        return False
+    raise ApiError(
+        422, f"?{name}= must be 1 or 0 (true/false), got {value[:40]!r}", [{"loc": ["query", name]}]
+    )
 
 
 def _input_error(exc: RewardInputError, prefix: list[Any]) -> dict[str, Any]:
@@ -234,7 +251,9 @@ class RewardService:
         if len(req.labels) != n or (req.prompts is not None and len(req.prompts) != n):
             raise ApiError(422, f"query, prompts and labels must have the same length (query has {n})")
         cfg = self.config(request.query_params.get("preset"))
-        return JSONResponse(await self.run(openrlhf_scores, req.query, req.prompts, req.labels, cfg))
+        credit = _flag(request.query_params.get("credit"), "credit")
+        scores = functools.partial(openrlhf_scores, credit=credit)
+        return JSONResponse(await self.run(scores, req.query, req.prompts, req.labels, cfg))
 
     async def health(self, request: Request) -> JSONResponse:
         return JSONResponse(

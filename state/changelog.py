@@ -69,6 +69,30 @@ def export(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     return conn.execute(f"SELECT tbl, pk FROM main.{CHANGES}").fetchall()
 
 
+def pk_string(key: list[Any]) -> str:
+    """A primary key as diffs write it (:attr:`CellChange.pk`): the value of a one-column key, else JSON."""
+    return str(key[0]) if len(key) == 1 else json.dumps(key)
+
+
+def touched_since(conn: sqlite3.Connection, after: int) -> tuple[int, list[tuple[str, str]]]:
+    """The change table's highest rowid seen, and the (table, pk) rows recorded after rowid ``after``.
+
+    Read after each call, this says which rows that call touched. The change table is a rowid table
+    filled with ``INSERT OR IGNORE`` on (table, pk), so a row appears once, with the rowid of the
+    first write to it: it is attributed to the first call that touched it, and a later call that
+    writes the same row again reports nothing for it. Rowids only grow while rows are only added (a
+    savepoint rolled back takes its rows, and their rowids, with it), so ``after`` must come from an
+    earlier read of the same run; start from 0 on a fresh fork, whose change table is empty.
+    ``pk`` is in :func:`pk_string` form, so it can be looked up in a diff.
+    """
+    rows = conn.execute(
+        f"SELECT rowid, tbl, pk FROM main.{CHANGES} WHERE rowid > ? ORDER BY rowid", (after,)
+    ).fetchall()
+    if not rows:
+        return after, []
+    return rows[-1][0], [(tbl, pk_string(json.loads(pk))) for _, tbl, pk in rows]
+
+
 @dataclass(frozen=True)
 class CellChange:
     """One changed cell. Inserted rows have ``old`` None, deleted rows ``new`` None."""
@@ -126,7 +150,7 @@ def diff_rows(
     for table, cols, key, old, new in touched_rows(conn, base, layout):
         if old == new:
             continue
-        pk = str(key[0] if len(key) == 1 else json.dumps(key))
+        pk = pk_string(key)
         op = "insert" if old is None else "delete" if new is None else "update"
         for i, col in enumerate(cols):
             before = None if old is None else old[i]
