@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from servers.kit import ToolError
 from servers.runtime import Environment
-from state import UnknownSession, combine_hashes
+from state import StoreFull, UnknownSession, combine_hashes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -97,15 +97,22 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
         return JSONResponse({"id": request.path_params["sid"], "count": len(changes), "changes": changes})
 
     async def reset(request: Request) -> Response:
-        """Body (optional): ``{"variants": {"trading": "market_closed"}}``; null restores the base."""
-        ep = episode(request)
+        """Body (optional): ``{"variants": {"trading": "market_closed"}}``; null restores the base.
+
+        An id that has no session yet gets one, so an evaluator can start an episode in a variant
+        before its first call; nothing is created when the body is refused."""
         variants = await _variants_in(request)
         if isinstance(variants, Response):
             return variants
         try:
+            for domain, variant in variants.items():
+                env.check_variant(domain, variant)
+            ep = env.store.get(request.path_params["sid"])
             env.reset(ep, variants)
         except ToolError as exc:
             return _error(400, str(exc))
+        except StoreFull as exc:
+            return _error(503, str(exc))
         return JSONResponse(
             {
                 "id": request.path_params["sid"],
@@ -124,6 +131,15 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
     async def tools(request: Request) -> Response:
         return JSONResponse({"tools": env.openai_tools()})
 
+    async def snapshots(request: Request) -> Response:
+        """The worlds served (compare with a task's ``snapshots``) and each domain's named variants."""
+        return JSONResponse(
+            {
+                "snapshots": {name: snap.identity() for name, snap in sorted(env.snapshots().items())},
+                "variants": {d.name: sorted(d.variants) for d in env.domains},
+            }
+        )
+
     return [
         Route("/admin/sessions", guarded(list_sessions), methods=["GET"]),
         Route("/admin/sessions/{sid:path}/state", guarded(state), methods=["GET"]),
@@ -131,4 +147,5 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
         Route("/admin/sessions/{sid:path}/reset", guarded(reset), methods=["POST"]),
         Route("/admin/sessions/{sid:path}", guarded(release), methods=["DELETE"]),
         Route("/admin/tools", guarded(tools), methods=["GET"]),
+        Route("/admin/snapshots", guarded(snapshots), methods=["GET"]),
     ]

@@ -272,6 +272,21 @@ def test_admin_reset_into_a_variant_over_http(tmp_path):
         back = httpx.post(f"{base}/admin/sessions/{sid}/reset", json={"variants": {"trading": None}})
         assert "variant" not in back.json()["snapshot"]["trading"]
         assert asyncio.run(status()) != closed
+        fresh = httpx.post(
+            f"{base}/admin/sessions/new-one/reset", json={"variants": {"trading": "market_closed"}}
+        )
+        assert fresh.status_code == 200 and fresh.json()["snapshot"]["trading"]["variant"] == "market_closed"
+        refused = httpx.post(f"{base}/admin/sessions/never/reset", json={"variants": {"trading": "nope"}})
+        assert (
+            refused.status_code == 400 and httpx.get(f"{base}/admin/sessions/never/state").status_code == 404
+        )
+        served = httpx.get(f"{base}/admin/snapshots").json()
+        assert (
+            set(served["snapshots"]) == {"trading", "vehicle"}
+            and served["snapshots"]["trading"]["scale"] == "small"
+        )
+        assert served["snapshots"]["trading"]["sha256"] == state["snapshot"]["trading"]["sha256"]
+        assert "market_closed" in served["variants"]["trading"]
 
 
 def test_a_page_counts_without_its_order_but_keeps_an_order_that_binds_values():
