@@ -20,6 +20,7 @@ COMMANDS = (
     "toolground.cmd_reward_serve",
     "toolground.cmd_generate",
     "toolground.cmd_report",
+    "toolground.cmd_eval",
 )
 
 

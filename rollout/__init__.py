@@ -1,0 +1,1 @@
+"""Running models against tasks: episodes, harness loop, eval runs and their report."""

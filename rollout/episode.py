@@ -1,0 +1,165 @@
+"""A task-bound episode: one task's own world, its offered tools and its user turns, in process.
+
+Opening an episode from a task gives exactly what the task was generated against: the
+snapshots it names (domain, seed, scale, variant), rebuilt and checked byte for byte against the
+task's sha256 (a different world is refused, never silently used), and only the tools the task
+offers (distractors included, hidden tools refused as unknown). Every tool result is a JSON
+text whose failures are always an object with an ``error`` key, so no reader has to guess from
+how an error happened to be stringified. The next user turn arrives when the model answers, and
+the final state is compared with the task's expected state over the task's own domains.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from querygen.export import dumps, system_prompt
+from querygen.task import Task
+from rewards.config import RewardConfig
+from rewards.replay import EnvPool, default_pool
+from rewards.score import RewardResult, score
+from rewards.tasks import prepare_task
+from servers.kit import ToolError
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """What one call returned, as the model sees it (``content``) and as data."""
+
+    ok: bool
+    content: str
+    value: Any = None
+    error: str | None = None
+
+
+def error_content(message: str) -> str:
+    """The one shape a failed call's result takes everywhere: ``{"error": "..."}``."""
+    return json.dumps({"error": message}, ensure_ascii=False)
+
+
+def unknown_tool(name: str, offered: frozenset[str]) -> str | None:
+    """The refusal for a tool the task does not offer (None when it does), with near names."""
+    if name in offered:
+        return None
+    close = sorted(n for n in offered if name and (name in n or n.endswith("_" + name)))[:5]
+    hint = f" Did you mean: {', '.join(close)}?" if close else f" {len(offered)} tools are offered."
+    return f"unknown tool {name!r}.{hint}"
+
+
+def as_task(task: Task | dict[str, Any] | str) -> Task:
+    """A Task from a Task, its dict, or its JSON text (what a dataset row carries)."""
+    if isinstance(task, Task):
+        return task
+    if isinstance(task, str):
+        return Task.model_validate_json(task)
+    return Task.model_validate(task)
+
+
+@dataclass
+class TaskEpisode:
+    """One rollout of one task: ``call`` tools, ``answer`` to get the next user turn, then ``score``.
+
+    ``pool`` holds the rebuilt, verified environments; episodes of one pool share snapshots and
+    each has private forks, so many can run side by side in threads.
+    """
+
+    task: Task
+    pool: EnvPool = field(default_factory=default_pool)
+    turn: int = 0
+    calls: int = 0
+
+    def __post_init__(self) -> None:
+        self.task = as_task(self.task)
+        if not self.task.snapshots:
+            raise ValueError(f"task {self.task.id} names no snapshots, so it has no world to run in")
+        prepared = prepare_task(self.task)
+        self.env = self.pool.replayer(prepared.snapshots).env  # raises SnapshotMismatch on other bytes
+        self.tools: list[dict[str, Any]] = list(self.task.tools)
+        self.offered = frozenset(t["function"]["name"] for t in self.tools if "function" in t)
+        self._episode = self.env.open()
+
+    # -- what the model sees ----------------------------------------------------------------------
+
+    @property
+    def system(self) -> str:
+        return system_prompt(self.task)
+
+    @property
+    def done(self) -> bool:
+        return self.turn >= len(self.task.turns)
+
+    def user_message(self) -> str | None:
+        """The current turn's user text (None once every turn has been answered)."""
+        return None if self.done else self.task.turns[self.turn].user
+
+    def prompt(self) -> list[dict[str, Any]]:
+        """System message and the first user turn: what a rollout starts from."""
+        return [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": self.task.turns[0].user},
+        ]
+
+    # -- acting -----------------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: Any) -> ToolOutcome:
+        """Run one call in this episode's fork; a tool the task does not offer is an unknown tool."""
+        refusal = unknown_tool(name, self.offered)
+        if refusal is not None:
+            return self._failed(refusal)
+        if not isinstance(arguments, dict):
+            return self._failed("arguments must be a JSON object")
+        self.calls += 1
+        try:
+            value = self.env.invoke(self._episode, name, arguments)
+        except ToolError as exc:
+            return self._failed(str(exc))
+        return ToolOutcome(True, dumps(value), value=value)
+
+    def _failed(self, message: str) -> ToolOutcome:
+        return ToolOutcome(False, error_content(message), error=message)
+
+    def answer(self, text: str | None = None) -> str | None:
+        """The model answered the current turn: return the next user message, or None when done."""
+        if not self.done:
+            self.turn += 1
+        return self.user_message()
+
+    # -- judging ----------------------------------------------------------------------------------
+
+    def state_hash(self) -> str:
+        """The hash over the task's own domains, comparable with ``task.expected_state_hash``."""
+        return self._episode.state_hash(self.task.domains)
+
+    def domain_hashes(self) -> dict[str, str]:
+        return {d: h for d, h in self._episode.domain_hashes().items() if d in self.task.domains}
+
+    def diff(self) -> list[dict[str, Any]]:
+        return [c for c in self._episode.diff() if c["domain"] in self.task.domains]
+
+    def state_matches(self) -> bool | None:
+        """Final state equals the task's expected one (None when the task records no expectation)."""
+        if self.task.expected_state_hash is None:
+            return None
+        return self.state_hash() == self.task.expected_state_hash
+
+    def score(
+        self, trajectory: Any, preset: RewardConfig | str | dict[str, Any] | None = None
+    ) -> RewardResult:
+        """The reward of a trajectory of this task (the replay runs on the pool's own forks)."""
+        return score(self.task, trajectory, preset, pool=self.pool)
+
+    def reset(self) -> None:
+        """Back to the task's snapshots and its first turn."""
+        self.env.reset(self._episode)
+        self.turn = self.calls = 0
+
+    def close(self) -> None:
+        self._episode.close()
+
+    def __enter__(self) -> TaskEpisode:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

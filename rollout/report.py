@@ -1,0 +1,252 @@
+"""What an eval run did, in figures: read ``results.jsonl``, summarize it, print it, write its page.
+
+``toolground eval`` writes one JSON row per task (status, score, per-call labels, the messages).
+This module turns those rows into the figures a researcher compares runs by: mean reward,
+success rate, calls per task against the gold calls, and how the calls went wrong (redundant,
+invalid, harmful), overall and per domain, kind, chain length and harness. Errored rows (the
+transport, the model or the task failed, so there is no trajectory to judge) are counted but
+kept out of every mean, so a flaky endpoint shows as errors rather than as a bad model.
+The HTML page itself is drawn by :mod:`rollout.report_page`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypedDict
+
+from rich.console import Console
+from rich.table import Table
+
+RESULTS_FILE = "results.jsonl"
+STATUSES = ("ok", "step_limit", "transport_error", "model_error", "task_error")
+ERRORED = frozenset({"transport_error", "model_error", "task_error"})
+LABELS = ("matched", "out_of_order", "invalid", "redundant", "harmful", "unneeded")
+BAD_LABELS = ("redundant", "invalid", "harmful")
+GROUPS = ("domain", "kind", "chain_length", "harness")
+_KIND_ORDER = {"tool": 0, "clarify": 1, "abstain": 2}
+_REQUIRED = {"task_id": str, "status": str, "domains": list, "kind": str}
+
+Row = Mapping[str, Any]
+
+
+class Figures(TypedDict):
+    """The figures of one set of rows; a mean is None when no row gives it a value."""
+
+    n: int
+    errored: int
+    step_limit: int
+    mean_reward: float | None
+    success_rate: float | None
+    success_n: int
+    calls_per_task: float | None
+    gold_per_task: float | None
+    calls: int
+    shares: dict[str, float | None]
+    prompt_tokens: int
+    completion_tokens: int
+
+
+# -- reading ---------------------------------------------------------------------------------------
+def results_path(path: Path) -> Path:
+    """The results file itself: ``path``, or ``path/results.jsonl`` when given the run's folder."""
+    path = Path(path)
+    return path / RESULTS_FILE if path.is_dir() else path
+
+
+def _check_row(row: Any, where: str) -> dict[str, Any]:
+    """The row, or a ValueError saying where and what is wrong: a summary built on a half-read
+    file would be silently wrong, so a bad line stops the report."""
+    if not isinstance(row, dict):
+        raise ValueError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    for key, kind in _REQUIRED.items():
+        if not isinstance(row.get(key), kind):
+            raise ValueError(f"{where}: {key!r} missing or not a {kind.__name__}")
+    if row["status"] not in STATUSES:
+        raise ValueError(f"{where}: unknown status {row['status']!r} (expected one of {', '.join(STATUSES)})")
+    return row
+
+
+def load_results(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``results.jsonl`` (or of the folder holding one); blank lines are skipped.
+
+    A line that is not a JSON object with the keys the report needs raises ``ValueError`` naming
+    the file and the 1-based line number, so the producer's bug can be found at once."""
+    file = results_path(path)
+    rows = []
+    with file.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{file}:{lineno}"
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            rows.append(_check_row(row, where))
+    return rows
+
+
+def _file_label(path: Path) -> str:
+    """The name that tells runs apart on disk: the run folder for ``<dir>/results.jsonl``."""
+    path = Path(path)
+    if path.is_dir() or path.name == RESULTS_FILE:
+        return (path if path.is_dir() else path.parent).resolve().name or str(path)
+    return path.stem
+
+
+def run_name(path: Path, rows: Sequence[Row], taken: Collection[str] = ()) -> str:
+    """A label for a run, ``<model>@<harness>``; when that label is already ``taken`` (two runs of
+    the same model and harness, e.g. two presets) the file's name is added, then a counter."""
+    models = sorted({str(r.get("model") or "?") for r in rows})
+    harnesses = sorted({str(r.get("harness") or "?") for r in rows})
+    name = f"{'+'.join(models)}@{'+'.join(harnesses)}" if rows else _file_label(path)
+    if name in taken:
+        name = f"{name} ({_file_label(path)})"
+    base, i = name, 2
+    while name in taken:
+        name, i = f"{base} #{i}", i + 1
+    return name
+
+
+def load_runs(paths: Iterable[Path]) -> dict[str, list[dict[str, Any]]]:
+    """Each results file read and named (names unique, in the order given): the input of
+    :func:`write_page`."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for path in paths:
+        rows = load_results(path)
+        runs[run_name(path, rows, runs)] = rows
+    return runs
+
+
+# -- figures ---------------------------------------------------------------------------------------
+def _mean(values: Iterable[float]) -> float | None:
+    values = list(values)
+    return sum(values) / len(values) if values else None
+
+
+def figures(rows: Sequence[Row]) -> Figures:
+    """The figures of ``rows``. Means are over the rows that did not error; the label shares are
+    of all labelled calls of those rows (each call has one label, so the shares sum to one)."""
+    judged = [r for r in rows if r["status"] not in ERRORED]
+    counts = dict.fromkeys(LABELS, 0)
+    for r in judged:
+        for label, n in (r.get("label_counts") or {}).items():
+            counts[label] = counts.get(label, 0) + int(n)
+    calls = sum(counts.values())
+    matches = [bool(r["state_match"]) for r in judged if r.get("state_match") is not None]
+    usage = [r.get("usage") or {} for r in rows]
+    return Figures(
+        n=len(rows),
+        errored=len(rows) - len(judged),
+        step_limit=sum(r["status"] == "step_limit" for r in rows),
+        mean_reward=_mean(float(r["score"]) for r in judged if r.get("score") is not None),
+        success_rate=_mean(float(m) for m in matches),
+        success_n=len(matches),
+        calls_per_task=_mean(int(r.get("n_calls") or 0) for r in judged),
+        gold_per_task=_mean(int(r.get("n_gold") or 0) for r in judged),
+        calls=calls,
+        shares={k: (v / calls if calls else None) for k, v in counts.items()},
+        prompt_tokens=sum(int(u.get("prompt_tokens") or 0) for u in usage),
+        completion_tokens=sum(int(u.get("completion_tokens") or 0) for u in usage),
+    )
+
+
+def _keys(row: Row, group: str) -> list[str]:
+    """The group keys a row counts under: every one of its domains, else a single value."""
+    if group == "domain":
+        return [str(d) for d in row["domains"]] or ["?"]
+    return [str(row.get(group, "?"))]
+
+
+def _order(group: str, key: str) -> tuple[int, float, str]:
+    """Chain lengths in numeric order and kinds as tool, clarify, abstain; the rest by name."""
+    if group == "chain_length" and key.lstrip("-").isdigit():
+        return (0, float(key), "")
+    return (_KIND_ORDER.get(key, 9) if group == "kind" else 0, 0.0, key)
+
+
+def summarize(rows: Sequence[Row]) -> dict[str, Any]:
+    """``{"overall": Figures, "by": {group: {key: Figures}}}`` for the groups domain, kind,
+    chain_length and harness. A task under two domains counts under both (its domains' figures
+    can add up to more than the overall ones), once overall."""
+    by: dict[str, dict[str, Figures]] = {}
+    for group in GROUPS:
+        members: dict[str, list[Row]] = {}
+        for r in rows:
+            for key in dict.fromkeys(_keys(r, group)):
+                members.setdefault(key, []).append(r)
+        by[group] = {k: figures(members[k]) for k in sorted(members, key=lambda k: _order(group, k))}
+    return {"overall": figures(rows), "by": by}
+
+
+# -- text ------------------------------------------------------------------------------------------
+def fmt(value: float | None, kind: str = "num") -> str:
+    """A figure as shown in tables: ``pct`` as a percentage, ``num`` to three places, None as a dash."""
+    if value is None:
+        return "–"
+    return f"{value:.1%}" if kind == "pct" else f"{value:.3f}"
+
+
+def calls_text(f: Figures) -> str:
+    """Calls per task against the gold calls per task, e.g. ``3.2 / 2.8``."""
+    if f["calls_per_task"] is None or f["gold_per_task"] is None:
+        return "–"
+    return f"{f['calls_per_task']:.2f} / {f['gold_per_task']:.2f}"
+
+
+def overall_line(f: Figures) -> str:
+    """One line with every headline figure of a run."""
+    bad = " ".join(f"{k} {fmt(f['shares'][k], 'pct')}" for k in BAD_LABELS)
+    return (
+        f"{f['n']} tasks, {f['errored']} errored, {f['step_limit']} at the step limit | "
+        f"reward {fmt(f['mean_reward'])} | success {fmt(f['success_rate'], 'pct')} of {f['success_n']} | "
+        f"calls/gold per task {calls_text(f)} | {bad} | "
+        f"tokens {f['prompt_tokens']:,} in, {f['completion_tokens']:,} out"
+    )
+
+
+TABLE_COLUMNS = ("n", "errored", "step limit", "reward", "success", "calls / gold", *BAD_LABELS)
+
+
+def table_cells(f: Figures) -> list[str]:
+    """A group's row in the order of :data:`TABLE_COLUMNS` (shared by the console and the page)."""
+    return [
+        str(f["n"]),
+        str(f["errored"]),
+        str(f["step_limit"]),
+        fmt(f["mean_reward"]),
+        fmt(f["success_rate"], "pct"),
+        calls_text(f),
+        *(fmt(f["shares"][k], "pct") for k in BAD_LABELS),
+    ]
+
+
+def print_summary(summary: Mapping[str, Any], console: Console) -> None:
+    """The overall line, then one compact table per group that has more than one key (a group
+    with a single key only repeats the overall line)."""
+    console.print(overall_line(summary["overall"]))
+    for group, table in summary["by"].items():
+        if len(table) < 2:
+            continue
+        t = Table(title=f"by {group.replace('_', ' ')}", title_justify="left", padding=(0, 1))
+        t.add_column(group.replace("_", " "))
+        for col in TABLE_COLUMNS:
+            t.add_column(col, justify="right")
+        for key, f in table.items():
+            t.add_row(key, *table_cells(f))
+        console.print(t)
+
+
+def write_page(results: Mapping[str, Sequence[Row]], path: Path) -> Path:
+    """Write the run's page (one run) or the comparison page (several, deltas against the first)
+    to ``path`` atomically: a temporary file in the same folder replaced into place, so a reader
+    never sees half a page."""
+    from querygen.export import atomic_write
+    from rollout.report_page import render_page
+
+    if not results:
+        raise ValueError("no runs to report")
+    summaries = {name: summarize(rows) for name, rows in results.items()}
+    return atomic_write(Path(path), render_page(results, summaries).encode("utf-8"))

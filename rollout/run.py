@@ -1,0 +1,155 @@
+"""An eval run: many episodes at once, a journal that survives interruption, one results file.
+
+Each finished task is appended to ``results.partial.jsonl`` as one line, in one write, so a run
+killed at any moment loses at most the episodes in flight. ``--resume`` reads that journal, skips
+the tasks it holds (retrying those that ended on a transport error) and runs the rest. When every
+task is done the rows are written to ``results.jsonl`` in task order, atomically, and the journal
+is removed: an interrupted and resumed run ends with the same file as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from querygen.export import atomic_write, read_tasks
+from querygen.harnesses import get_harness
+from querygen.task import Task
+from rewards.config import get_config
+from rewards.replay import EnvPool
+from rollout.backends import BackendError, Backends, InProcess
+from rollout.episode import as_task
+from rollout.loop import Policy, evaluate, refused
+
+RESULTS = "results.jsonl"
+JOURNAL = "results.partial.jsonl"
+RETRIED_ON_RESUME = frozenset({"transport_error"})
+
+
+@dataclass
+class EvalSpec:
+    """What to run: the tasks, under which harness and preset, how wide, and where to write."""
+
+    tasks: list[Task]
+    out: Path
+    harness: str = "openai"
+    preset: str = "prove"
+    concurrency: int = 8
+    max_steps: int = 10
+    resume: bool = False
+    pool: EnvPool = field(default_factory=EnvPool)
+
+
+def load_tasks(path: Path, limit: int | None = None) -> list[Task]:
+    """Tasks from a dataset folder, a ``tasks.jsonl`` (rows with ``ground_truth``) or a JSONL of Tasks."""
+    if path.is_dir():
+        tasks = read_tasks(path)
+    elif path.is_file():
+        tasks = []
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                tasks.append(as_task(row.get("ground_truth", row)))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                first = str(exc).splitlines()[0][:200]
+                raise ValueError(
+                    f"{path}:{n}: not a task or a dataset row with ground_truth: {first}"
+                ) from None
+    else:
+        raise FileNotFoundError(f"no tasks at {path}: give a dataset folder or a .jsonl file")
+    ids = [t.id for t in tasks]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{path}: task ids repeat; each task must have its own id")
+    return tasks[:limit] if limit else tasks
+
+
+def read_journal(out: Path) -> dict[str, dict[str, Any]]:
+    """Rows already finished, by task id (a line cut off by an interruption is ignored)."""
+    done: dict[str, dict[str, Any]] = {}
+    for name in (RESULTS, JOURNAL):
+        path = out / name
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and "task_id" in row:
+                done[row["task_id"]] = row
+    return {k: v for k, v in done.items() if v.get("status") not in RETRIED_ON_RESUME}
+
+
+class Journal:
+    """Append-only, one ``write`` per row, so concurrent episodes never interleave their lines."""
+
+    def __init__(self, path: Path) -> None:
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def add(self, row: dict[str, Any]) -> None:
+        os.write(self.fd, (json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n").encode())
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+async def run_eval(
+    spec: EvalSpec,
+    policy: Policy,
+    backends: Backends | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Run every task not yet done; return all rows in task order (also in ``results.jsonl``)."""
+    harness = get_harness(spec.harness)
+    cfg = get_config(spec.preset)
+    spec.out.mkdir(parents=True, exist_ok=True)
+    if not spec.resume:
+        for name in (RESULTS, JOURNAL):
+            (spec.out / name).unlink(missing_ok=True)
+    done = read_journal(spec.out) if spec.resume else {}
+    todo = [t for t in spec.tasks if t.id not in done]
+    backends = backends or InProcess(spec.pool)
+    journal = Journal(spec.out / JOURNAL)
+    gate = asyncio.Semaphore(max(1, spec.concurrency))
+
+    async def one(task: Task) -> None:
+        async with gate:
+            try:
+                backend = await backends.open(task)
+            except BackendError as exc:  # refused before the model is asked anything
+                row = refused(task, harness, policy, cfg, str(exc))
+            else:
+                row = await evaluate(
+                    task, harness, policy, backend, preset=cfg, pool=spec.pool, max_steps=spec.max_steps
+                )
+        row["preset"] = spec.preset
+        journal.add(row)
+        done[task.id] = row
+        if progress is not None:
+            progress(row)
+
+    try:
+        async with asyncio.TaskGroup() as group:  # one failure cancels the rest before the journal closes
+            for t in todo:
+                group.create_task(one(t))
+    finally:
+        journal.close()
+        await backends.aclose()
+    rows = [done[t.id] for t in spec.tasks if t.id in done]
+    write_results(spec.out, rows)
+    return rows
+
+
+def write_results(out: Path, rows: Sequence[dict[str, Any]]) -> Path:
+    """The final file in task order, atomically; the journal goes once it is safely there."""
+    data = b"".join((json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n").encode() for r in rows)
+    path = atomic_write(out / RESULTS, data)
+    (out / JOURNAL).unlink(missing_ok=True)
+    return path
