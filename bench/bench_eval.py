@@ -12,7 +12,7 @@ private fork, scoring with per-call labels. Side by side in one process, alterna
 - ``loop/<harness>``: ``rollout.run.run_eval`` with the in-process policy under each harness.
 - ``http/openai``: the same loop talking to the scripted policy served by uvicorn in another
   process on 127.0.0.1 (what a local vLLM adds beyond its own compute: the HTTP round trip per
-  step, both ends' JSON included).
+  step, both ends' JSON included), through our HTTP/1.1 client and (``http+httpx``) through httpx.
 
 Printed: episodes/s, ms per episode and per model step, and the ratio to ``direct``.
 """
@@ -65,8 +65,8 @@ def loop(tasks, pool: EnvPool, harness: str, policy) -> int:
     return sum(r["steps"] for r in rows)
 
 
-def http_loop(tasks, pool: EnvPool, url: str) -> int:
-    policy = ModelClient(url, "gold@openai")
+def http_loop(tasks, pool: EnvPool, url: str, transport: str = "auto") -> int:
+    policy = ModelClient(url, "gold@openai", transport=transport)
 
     async def main() -> int:
         try:
@@ -119,6 +119,7 @@ def main() -> None:
                 for h in ("openai", "hermes", "react")
             },
             "http/openai": lambda: http_loop(tasks, pool, url),
+            "http+httpx": lambda: http_loop(tasks, pool, url, "httpx"),
         }
         for r in range(rounds):
             order = list(runs) if r % 2 == 0 else list(reversed(runs))

@@ -52,6 +52,7 @@ class ModelClient:
     retries: int = 4
     backoff: float = 0.5
     params: dict[str, Any] = field(default_factory=dict)
+    transport: str = "auto"  # "httpx" forces httpx for plain http too
     _http: httpx.AsyncClient | None = field(default=None, init=False, repr=False)
     _lean: Http11 | None = field(default=None, init=False, repr=False)
 
@@ -68,7 +69,8 @@ class ModelClient:
 
     async def _post(self, body: bytes) -> tuple[int, bytes]:
         parts = urlsplit(self.url)
-        if parts.scheme == "http" and parts.hostname and not _proxied(parts.hostname):
+        lean = self.transport == "auto" and parts.scheme == "http"
+        if lean and parts.hostname and not _proxied(parts.hostname):
             if self._lean is None:
                 self._lean = Http11(parts.hostname, parts.port or 80, timeout=self.timeout)
             path = parts.path + (f"?{parts.query}" if parts.query else "")

@@ -43,6 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--admin-token-env", help="environment variable holding that server's admin token")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per model request")
     p.add_argument("--retries", type=int, default=4, help="retries of a failed request (transport only)")
+    p.add_argument(
+        "--http-client",
+        choices=("auto", "httpx"),
+        default="auto",
+        help="auto: a lean HTTP/1.1 client for plain-http endpoints, httpx otherwise",
+    )
     p.add_argument("--temperature", type=float, default=0.0)
     p.add_argument("--max-tokens", type=int, help="max_tokens sent with each request")
     p.add_argument("--compare", type=Path, nargs="+", metavar="RESULTS", help="compare results files instead")
@@ -124,7 +130,9 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     if args.max_tokens:
         params["max_tokens"] = args.max_tokens
     key = os.environ[args.api_key_env] if args.api_key_env else None
-    policy = ModelClient(args.base_url, args.model, key, args.timeout, args.retries, params=params)
+    policy = ModelClient(
+        args.base_url, args.model, key, args.timeout, args.retries, params=params, transport=args.http_client
+    )
     backends = None
     if args.mcp_url:
         token = os.environ[args.admin_token_env] if args.admin_token_env else None
