@@ -59,8 +59,15 @@ class Task(_Strict):
     )
     tools: list[dict[str, Any]] = Field(default_factory=list, description="OpenAI function schemas offered")
     expected_state_hash: str | None = None
-    expected_diff: list[dict[str, Any]] = Field(default_factory=list)
+    expected_diff: list[dict[str, Any]] = Field(
+        default_factory=list, description="cell changes the task's own calls make, on top of ``setup``"
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
+    setup: list[GoldCall] = Field(
+        default_factory=list,
+        description="calls applied to the world before the episode starts and never scored: the earlier "
+        "turns of a turn-level example, so its episode begins in the state they left",
+    )
 
     def variants(self) -> dict[str, str]:
         """Domains that start in a named initial state, with that state's name."""

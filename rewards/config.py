@@ -42,6 +42,11 @@ class RewardConfig(BaseModel):
     exec_unknown: Literal["pass", "fail"] = Field(
         "pass", description="level 3 when neither tool results nor a snapshot can tell: pass = schema-valid"
     )
+    exec_check: Literal["replay", "trajectory"] = Field(
+        "replay",
+        description="level 3 of a call whose result reads as a success: replay = confirmed on the task's "
+        "snapshot (however the trainer wrote the result), trajectory = taken as written (no replay)",
+    )
     prereq_unmatched: Literal["fail", "pass"] = Field(
         "fail", description="o(g) when a prerequisite of g is unmatched"
     )

@@ -22,7 +22,7 @@ from typing import Any
 
 from rewards.errors import SnapshotMismatch, TaskError
 from rewards.tasks import SnapshotSpec
-from servers.kit import ToolError
+from servers.kit import ToolError, ToolSpec
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
 from state import Episode, Session, Snapshot, SnapshotCache, changelog
@@ -78,44 +78,80 @@ class Replayer:
         self.env = env
         self._forks = forks
 
-    def run(self, calls: Iterable[tuple[str, Any]]) -> ReplayResult:
-        """Run the calls in order on a pristine fork and return what they did; the fork is then reset."""
+    def run(self, calls: Iterable[tuple[str, Any]], setup: Iterable[tuple[str, Any]] = ()) -> ReplayResult:
+        """Run the calls in order on a pristine fork and return what they did; the fork is then reset.
+
+        ``setup`` calls (a turn-level task's earlier turns) run first and are not reported: the
+        status, values and touched rows are the calls', and the diff is what the calls changed
+        on top of the state the setup left (``state.changelog.relative_diff``)."""
         forks = self._forks()
-        snapshots = self.env.snapshots()
         episode = Episode({})  # only the domains a call reaches get a (thread-private) fork
         status: list[bool] = []
         values: list[Any] = []
         touched: list[list[tuple[str, str, str]]] = []
         seen: dict[str, int] = {}  # domain -> the change table's last rowid read (forks start empty)
         try:
+            base = self._setup(episode, forks, setup, seen)
             for name, args in calls:
-                spec = self.env.tools.get(name) if isinstance(name, str) else None
-                if spec is not None and spec.domain not in episode.sessions:
-                    session = forks.session(snapshots[spec.domain])
-                    with session.reading() as conn:
-                        conn.execute("BEGIN")
-                    episode.sessions[spec.domain] = session
-                try:
-                    r = self.env.call(episode, name, args)
-                    ok, value = r.ok, (r.value if r.ok else r.error)
-                except Exception as exc:  # a tool bug must not take the reward down; it is a failed call
-                    ok, value = False, f"{type(exc).__name__}: {exc}"
+                spec = self._enter(episode, forks, name)
+                ok, value = self._call(episode, name, args)
                 status.append(ok)
                 values.append(value)
                 if ok and spec is not None and not spec.read_only:
                     touched.append(self._touched(episode.sessions[spec.domain], spec.domain, seen))
                 else:
                     touched.append([])
-            diff = episode.diff()
+            diff = episode.diff() if base is None else changelog.relative_diff(base, episode.diff())
         finally:
-            for domain, session in episode.sessions.items():
-                with session.reading() as conn:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    dirty = changelog.touched(conn)
-                if dirty:  # never expected; drop the fork rather than leak state into the next rollout
-                    forks.discard(snapshots[domain])
+            self._rollback(episode, forks)
         return ReplayResult(status, values, diff, touched)
+
+    def _setup(
+        self, episode: Episode, forks: _Forks, setup: Iterable[tuple[str, Any]], seen: dict[str, int]
+    ) -> list[dict[str, Any]] | None:
+        """Apply the setup calls; the diff they leave (None when there were none)."""
+        ran = False
+        for name, args in setup:
+            ran = True
+            self._enter(episode, forks, name)
+            ok, value = self._call(episode, name, args)
+            if not ok:
+                raise TaskError(
+                    f"setup call {name} failed on the task's snapshot: {value}",
+                    [{"loc": ["task", "setup"], "msg": f"{name} failed"}],
+                )
+        if not ran:
+            return None
+        for domain, session in episode.sessions.items():
+            self._touched(session, domain, seen)  # later calls are credited only with rows they touch
+        return episode.diff()
+
+    def _enter(self, episode: Episode, forks: _Forks, name: Any) -> ToolSpec | None:
+        """The call's tool, with this thread's fork of its domain opened inside a transaction."""
+        spec = self.env.tools.get(name) if isinstance(name, str) else None
+        if spec is not None and spec.domain not in episode.sessions:
+            session = forks.session(self.env.snapshots()[spec.domain])
+            with session.reading() as conn:
+                conn.execute("BEGIN")
+            episode.sessions[spec.domain] = session
+        return spec
+
+    def _call(self, episode: Episode, name: Any, args: Any) -> tuple[bool, Any]:
+        try:
+            r = self.env.call(episode, name, args)
+            return r.ok, (r.value if r.ok else r.error)
+        except Exception as exc:  # a tool bug must not take the reward down; it is a failed call
+            return False, f"{type(exc).__name__}: {exc}"
+
+    def _rollback(self, episode: Episode, forks: _Forks) -> None:
+        snapshots = self.env.snapshots()
+        for domain, session in episode.sessions.items():
+            with session.reading() as conn:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                dirty = changelog.touched(conn)
+            if dirty:  # never expected; drop the fork rather than leak state into the next rollout
+                forks.discard(snapshots[domain])
 
     @staticmethod
     def _touched(session: Session, domain: str, seen: dict[str, int]) -> list[tuple[str, str, str]]:

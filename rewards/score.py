@@ -130,7 +130,7 @@ def _gold_results(task: PreparedTask, rep_pool: EnvPool) -> list[Any]:
         if all(g.result is not None for g in task.gold):
             results = [g.result for g in task.gold]
         else:
-            run = rep_pool.replayer(task.snapshots).run((g.name, g.args) for g in task.gold)
+            run = rep_pool.replayer(task.snapshots).run(((g.name, g.args) for g in task.gold), task.setup)
             results = [
                 g.result if g.result is not None else v for g, v in zip(task.gold, run.values, strict=True)
             ]
@@ -146,18 +146,23 @@ def score_prepared(
         return _abstain(task, traj, cfg, pool)
     calls = traj.calls
     status: list[bool | None] = [c.exec_ok for c in calls]
+    can_replay = task.replayable and cfg.replay == "auto"
+    # a result that reads as a success is only text: replay confirms it (a failure marker stands)
+    confirm = can_replay and cfg.exec_check == "replay" and True in status
     unknown = None in status
-    need_l3 = bool(cfg.w_val) and unknown
+    need_l3 = bool(cfg.w_val) and (unknown or confirm)
     need_out = bool(cfg.w_out) and task.replayable
     replay: ReplayResult | None = None
     rep_pool = pool or default_pool()
-    if task.replayable and cfg.replay == "auto" and (need_l3 or need_out):
-        replay = rep_pool.replayer(task.snapshots).run((c.name, c.args) for c in calls)
+    if can_replay and (need_l3 or need_out):
+        replay = rep_pool.replayer(task.snapshots).run(((c.name, c.args) for c in calls), task.setup)
         if need_l3:
-            status = [s if s is not None else r for s, r in zip(status, replay.status, strict=True)]
+            status = [
+                r if s is None or (s and confirm) else s for s, r in zip(status, replay.status, strict=True)
+            ]
     components, raw = paper_terms(task, calls, status, cfg)
     details: dict[str, Any] = {
-        "level3_source": _level3_source(calls, replay is not None and need_l3, unknown)
+        "level3_source": _level3_source(calls, replay is not None and need_l3, unknown or confirm)
     }
     out: float | None = None
     if replay is not None and need_out:
@@ -200,7 +205,8 @@ def _replay_for_credit(
     if not calls:
         return ReplayResult([], [], [], []), None
     try:
-        return (pool or default_pool()).replayer(task.snapshots).run((c.name, c.args) for c in calls), None
+        replayer = (pool or default_pool()).replayer(task.snapshots)
+        return replayer.run(((c.name, c.args) for c in calls), task.setup), None
     except RewardInputError as exc:  # the score stands without replay; the labels just lack harm
         return None, f"replay failed, so harm is not checked: {exc.message}"
 

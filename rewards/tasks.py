@@ -86,6 +86,7 @@ class PreparedTask:
     expected_diff: tuple[dict[str, Any], ...] = ()
     expected_state_hash: str | None = None
     source: str = "minimal"
+    setup: tuple[tuple[str, dict[str, Any]], ...] = ()  # applied before every replay, never scored
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -163,6 +164,7 @@ def _from_task(task: Task) -> PreparedTask:
             expected_diff=tuple(task.expected_diff),
             expected_state_hash=task.expected_state_hash,
             source="task",
+            setup=tuple((c.name, dict(c.arguments)) for c in task.setup),
         ),
         task.dependencies,
     )

@@ -18,9 +18,11 @@ Decisions on the points the paper leaves open (also in ``docs/reward.md``):
 1. Validity levels are gated by default (a level counts only if those below it pass), matching
    the paper's "~0.33 right name, wrong parameters / ~0.66 failed execution"; ``validity_mode=
    "independent"`` counts each level on its own.
-2. Level 3 comes from tool results in the trajectory, else from replay on the task's snapshot;
-   with neither (a minimal task and a bare call list) it is credited exactly when levels 1-2 pass
-   (``exec_unknown="pass"``) so the term stays on the paper's 0-1 scale; ``"fail"`` withholds it.
+2. Level 3: a result the trajectory marks as failed fails; one that reads as a success (or is
+   missing) is judged by replay on the task's snapshot (``exec_check="trajectory"`` takes it as
+   written); with neither (a minimal task and a bare call list) it is credited exactly when
+   levels 1-2 pass (``exec_unknown="pass"``) so the term stays on the paper's 0-1 scale;
+   ``"fail"`` withholds it.
 3. Alignment is one-to-one and greedy: gold calls in topological order each take the unused
    matching call that (a) keeps its dependency order, then (b) has the most matching argument
    values, then (c) comes first. It is deterministic and gives gold itself a perfect alignment.

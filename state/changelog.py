@@ -159,3 +159,46 @@ def diff_rows(
                 continue
             changes.append(CellChange(table, pk, col, before, after, op))
     return changes
+
+
+_Row = tuple[str, str, str]  # (domain, table, pk)
+
+
+def _rows(cells: list[dict[str, Any]]) -> dict[_Row, tuple[str, dict[str, dict[str, Any]]]]:
+    out: dict[_Row, tuple[str, dict[str, dict[str, Any]]]] = {}
+    for c in cells:
+        key = (c.get("domain", ""), c["table"], c["pk"])
+        out.setdefault(key, (c["op"], {}))[1][c["column"]] = c
+    return out
+
+
+def relative_diff(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The changes from the state ``before`` describes to the one ``after`` describes, both diffs
+    against the same snapshot (``Episode.diff()`` dicts).
+
+    A turn-level task starts from the state its earlier turns left, and what it is judged on is
+    what its own calls change from there: a row the earlier turns inserted and this turn updates
+    is an update, one they inserted and this turn deletes is a delete, and a cell this turn puts
+    back to the snapshot's value is a change too. Rows keep every column a diff knew of them."""
+    pre, post = _rows(before), _rows(after)
+    out: list[dict[str, Any]] = []
+    for key in sorted(pre.keys() | post.keys()):
+        b_op, b_cells = pre.get(key, ("", {}))
+        a_op, a_cells = post.get(key, ("", {}))
+        in_snapshot = (a_op or b_op) != "insert"
+        was = b_op != "delete" if b_op else in_snapshot
+        now = a_op != "delete" if a_op else in_snapshot
+        if not was and not now:
+            continue
+        op = "update" if was and now else "insert" if now else "delete"
+        for col in sorted(b_cells.keys() | a_cells.keys()):
+            snap = (a_cells.get(col) or b_cells[col])["old"]
+            old = b_cells[col]["new"] if col in b_cells else snap
+            new = a_cells[col]["new"] if col in a_cells else snap
+            if op == "update" and old == new:
+                continue
+            domain, table, pk = key
+            cell = {"table": table, "pk": pk, "column": col, "old": old if was else None}
+            cell.update(new=new if now else None, op=op)
+            out.append({"domain": domain, **cell} if domain else cell)
+    return out

@@ -34,9 +34,9 @@ class CountingPool(EnvPool):
         class Counted:
             env = rep.env
 
-            def run(self, calls):
+            def run(self, calls, setup=()):
                 pool.runs += 1
-                return run(calls)
+                return run(calls, setup)
 
         return Counted()
 
@@ -246,20 +246,23 @@ def test_labels_are_lazy_and_reuse_the_replay_scoring_made(bank, send):
     freeze = ("banking_freeze_account", {"account": c})
     told = [{**x, "ok": True} for x in as_calls([*gold, freeze])]  # results known: "prove" needs no replay
     before = pool.runs
-    r = score(task, told, "prove", pool=pool)
+    fast = {"preset": "prove", "exec_check": "trajectory"}  # results taken as written: no replay
+    r = score(task, told, fast, pool=pool)
     assert pool.runs == before  # the numbers did not need a replay, so none was made
     assert r.details["level3_source"] == "trajectory"
     assert pool.runs == before + 1  # reading the details replayed once, for the labels
     assert labels(r) == ["matched", "matched", "harmful"] and r.details["harm_checked"] is True
     assert r.details is r.details and pool.runs == before + 1  # built once
-    lazy = score(task, told, "prove", pool=pool)
+    lazy = score(task, told, fast, pool=pool)
     assert pickle.loads(pickle.dumps(lazy)).details["calls"] == r.details["calls"]  # pickling builds them
     eager = score(task, as_calls([*gold, freeze]), OUT, pool=pool)  # the outcome term replays
     assert pool.runs == before + 3
     assert labels(eager) == labels(r) and pool.runs == before + 3
+    confirmed = score(task, told, "prove", pool=pool)  # the default confirms successes by replay
+    assert pool.runs == before + 4 and labels(confirmed) == labels(r) and pool.runs == before + 4
     off = score(task, told, {"preset": "prove", "replay": "never"}, pool=pool)
     assert labels(off) == ["matched", "matched", "unneeded"] and off.details["harm_checked"] is False
-    assert "replay" in off.details["harm_note"] and pool.runs == before + 3
+    assert "replay" in off.details["harm_note"] and pool.runs == before + 4
 
 
 def test_abstention_calls_are_unneeded_unless_invalid_harmful_or_repeated(bank):

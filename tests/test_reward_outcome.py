@@ -108,7 +108,7 @@ def test_read_only_task_wants_the_facts_in_the_answer(bank):
     assert meddling.components["outcome"] == pytest.approx(0.5)
 
 
-def test_level_three_comes_from_replay_when_the_trajectory_has_no_results(bank):
+def test_level_three_comes_from_replay_unless_a_result_marks_a_failure(bank):
     env, pool, (a, b, *_) = bank
     gold = [transfer(a, b, 10.0)]
     task = task_from_calls(env, [("send 10", gold)], task_id="w5")
@@ -116,9 +116,16 @@ def test_level_three_comes_from_replay_when_the_trajectory_has_no_results(bank):
     r = score(task, broke, "prove", pool=pool)
     assert r.details["validity_levels"] == [2, 3] and r.details["level3_source"] == "replay"
     assert r.components["outcome"] is None  # not weighted in the paper preset, so not computed
-    # results carried by the trajectory win over replay
+    # a result that reads as a success is only text: the replay shows the transfer failed
     told = [{**broke[0], "ok": True}, broke[1]]
-    assert score(task, told, "prove", pool=pool).details["validity_levels"] == [3, 3]
+    confirmed = score(task, told, "prove", pool=pool)
+    assert confirmed.details["validity_levels"] == [2, 3]
+    assert confirmed.details["level3_source"] == "trajectory+replay"
+    # taken as written when asked to (no replay), and a failure the trajectory reports stands
+    fast = {"preset": "prove", "exec_check": "trajectory"}
+    assert score(task, told, fast, pool=pool).details["validity_levels"] == [3, 3]
+    failed = [broke[0], {**broke[1], "ok": False}]
+    assert score(task, failed, "prove", pool=pool).details["validity_levels"] == [2, 2]
 
 
 def test_replays_are_isolated_and_thread_safe(bank):
