@@ -9,7 +9,11 @@
   (task id, snapshots, offered tools, later user turns for a multi-turn interaction) and
   ``agent_name``;
 * ``hf/`` — the same parquet under ``data/`` plus a dataset card, loadable with
-  ``datasets.load_dataset(path)``.
+  ``datasets.load_dataset(path)``;
+* ``chat.jsonl`` — ``messages`` with tool-call arguments as objects, and ``tools``: the SFT view a
+  Hugging Face chat template renders without encoding the arguments twice;
+* ``turns.jsonl`` — the ``tasks.jsonl`` rows of the turn-level examples (``querygen.turns``): every
+  user turn of a multi-turn task as its own task, its prompt holding the earlier turns.
 
 Every file goes to a temporary name in its target directory and is renamed into place, so an
 interrupted run never leaves half a file. Nothing here reads the clock: same tasks, same bytes.
@@ -26,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from querygen.task import Task, result_facts
+from state import SnapshotCache
 
-FORMATS = ("jsonl", "parquet", "hf")
+FORMATS = ("jsonl", "parquet", "hf", "chat", "turns")
 ABILITY = "tool_use"
 
 
@@ -79,9 +84,19 @@ def system_prompt(task: Task) -> str:
     return str(task.metadata.get("system_prompt", "You are a helpful assistant with tools."))
 
 
-def messages(task: Task) -> list[dict[str, Any]]:
-    """The full reference conversation in OpenAI chat format."""
-    out: list[dict[str, Any]] = [{"role": "system", "content": system_prompt(task)}]
+def history(task: Task) -> list[dict[str, Any]]:
+    """The conversation before the task's first turn: empty, except for a turn-level example
+    (``querygen.turns``), whose earlier turns are part of what the model is shown."""
+    return list(task.metadata.get("history") or [])
+
+
+def messages(task: Task, *, object_arguments: bool = False) -> list[dict[str, Any]]:
+    """The full reference conversation in OpenAI chat format.
+
+    Tool-call arguments are JSON strings as the OpenAI API writes them; ``object_arguments``
+    gives objects instead, the shape Hugging Face chat templates expect (a template encodes a
+    string a second time, so SFT on it would teach the model to write a string)."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": system_prompt(task)}, *history(task)]
     first = 0  # index of this turn's first call in the flattened gold list
     for t, turn in enumerate(task.turns):
         out.append({"role": "user", "content": turn.user})
@@ -96,7 +111,10 @@ def messages(task: Task) -> list[dict[str, Any]]:
                         {
                             "id": cid,
                             "type": "function",
-                            "function": {"name": c.name, "arguments": dumps(c.arguments)},
+                            "function": {
+                                "name": c.name,
+                                "arguments": dict(c.arguments) if object_arguments else dumps(c.arguments),
+                            },
                         }
                         for cid, c in zip(ids, calls, strict=True)
                     ],
@@ -148,10 +166,11 @@ def _summary(task: Task, calls: Sequence[Any]) -> str:
     return f"Done. Here is what I found: {shown}." if shown else "Done."
 
 
-def prompt(task: Task) -> list[dict[str, str]]:
+def prompt(task: Task) -> list[dict[str, Any]]:
     """What an RL rollout starts from: the system message and the first user turn."""
     return [
         {"role": "system", "content": system_prompt(task)},
+        *history(task),
         {"role": "user", "content": task.turns[0].user},
     ]
 
@@ -192,6 +211,18 @@ def jsonl_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[
         # the Task as a JSON string, as in the parquet: read as an object, `datasets` unifies each
         # field's type across rows and turns a PIN like "0978" in one row's diff into 978
         yield f'{head}"ground_truth":{dumps(enc.ground_truth(t, tools))}}}\n'.encode()
+
+
+def chat_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[bytes]:
+    """``chat.jsonl``: ``{"id", "messages", "tools"}`` per task, tool-call arguments as objects, for
+    SFT through a Hugging Face chat template. ``datasets.load_dataset("json", ...)`` (5.x) reads
+    the messages as ``Json`` values and keeps every call's arguments as written; a Dataset built
+    from the rows needs ``Dataset.from_list(rows, on_mixed_types="use_json")``, or Arrow unifies
+    the arguments of all rows into one struct and fills the keys a call did not pass with nulls."""
+    enc = enc or TaskJson()
+    for t in tasks:
+        body = dumps(messages(t, object_arguments=True))
+        yield f'{{"id":{dumps(t.id)},"messages":{body},"tools":{enc.tools(t)}}}\n'.encode()
 
 
 def jsonl_bytes(tasks: Iterable[Task], enc: TaskJson | None = None) -> bytes:
@@ -302,11 +333,19 @@ def write_dataset(
     tasks: Sequence[Task],
     formats: Sequence[str],
     extra_files: dict[str, bytes | Iterable[bytes]] | None = None,
+    cache: SnapshotCache | None = None,
 ) -> list[Path]:
     """Write every requested format plus ``extra_files`` (relative path -> bytes, or chunks streamed
-    as they come), each atomically."""
+    as they come), each atomically. ``turns`` replays each multi-turn task on its world (``cache``)
+    to split it into turn-level examples (``querygen.turns``), written as ``turns.jsonl``."""
     files: dict[str, bytes | Iterable[bytes]] = dict(extra_files or {})
     enc = TaskJson()
+    if "chat" in formats:
+        files["chat.jsonl"] = chat_lines(tasks, enc)
+    if "turns" in formats:
+        from querygen.turns import turn_examples  # it renders conversations with this module
+
+        files["turns.jsonl"] = jsonl_lines(turn_examples(tasks, cache), enc)
     parquet = parquet_bytes(tasks, enc) if {"parquet", "hf"} & set(formats) else b""
     if "jsonl" in formats:
         files["tasks.jsonl"] = jsonl_lines(tasks, enc)

@@ -15,13 +15,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.export import dumps, system_prompt
+from querygen.export import dumps, prompt, system_prompt
 from querygen.task import Task
 from rewards.config import RewardConfig
 from rewards.replay import EnvPool, default_pool
 from rewards.score import RewardResult, score
 from rewards.tasks import prepare_task
 from servers.kit import ToolError
+from state.changelog import relative_diff
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,18 @@ class TaskEpisode:
         self.tools: list[dict[str, Any]] = list(self.task.tools)
         self.offered = frozenset(t["function"]["name"] for t in self.tools if "function" in t)
         self._episode = self.env.open()
+        self._base = self._apply_setup()
+        self.history: list[dict[str, Any]] = []
+
+    def _apply_setup(self) -> list[dict[str, Any]]:
+        """A turn-level task starts where its earlier turns left the world; the diff it is judged
+        on starts there too."""
+        for call in self.task.setup:
+            try:
+                self.env.invoke(self._episode, call.name, call.arguments)
+            except ToolError as exc:
+                raise ValueError(f"task {self.task.id}: setup call {call.name} failed: {exc}") from None
+        return self._episode.diff() if self.task.setup else []
 
     # -- what the model sees ----------------------------------------------------------------------
 
@@ -95,11 +108,9 @@ class TaskEpisode:
         return None if self.done else self.task.turns[self.turn].user
 
     def prompt(self) -> list[dict[str, Any]]:
-        """System message and the first user turn: what a rollout starts from."""
-        return [
-            {"role": "system", "content": self.system},
-            {"role": "user", "content": self.task.turns[0].user},
-        ]
+        """What a rollout starts from: the system message, any earlier turns a turn-level task
+        carries, and the first user turn."""
+        return prompt(self.task)
 
     # -- acting -----------------------------------------------------------------------------------
 
@@ -136,7 +147,10 @@ class TaskEpisode:
         return {d: h for d, h in self._episode.domain_hashes().items() if d in self.task.domains}
 
     def diff(self) -> list[dict[str, Any]]:
-        return [c for c in self._episode.diff() if c["domain"] in self.task.domains]
+        """The task's own changes: against the snapshot, or the state its setup left."""
+        now = self._episode.diff()
+        changes = relative_diff(self._base, now) if self.task.setup else now
+        return [c for c in changes if c["domain"] in self.task.domains]
 
     def state_matches(self) -> bool | None:
         """Final state equals the task's expected one (None when the task records no expectation)."""
@@ -145,15 +159,50 @@ class TaskEpisode:
         return self.state_hash() == self.task.expected_state_hash
 
     def score(
-        self, trajectory: Any, preset: RewardConfig | str | dict[str, Any] | None = None
+        self, trajectory: Any = None, preset: RewardConfig | str | dict[str, Any] | None = None
     ) -> RewardResult:
-        """The reward of a trajectory of this task (the replay runs on the pool's own forks)."""
+        """The reward of a trajectory of this task, by default the one ``step`` recorded (the
+        replay runs on the pool's own forks)."""
+        if trajectory is None:
+            first = [{"role": "system", "content": self.system}]
+            first.append({"role": "user", "content": self.task.turns[0].user})
+            trajectory = first + self.history
         return score(self.task, trajectory, preset, pool=self.pool)
 
     def reset(self) -> None:
-        """Back to the task's snapshots and its first turn."""
+        """Back to the task's snapshots (and its setup) and its first turn."""
         self.env.reset(self._episode)
+        self._base = self._apply_setup()
         self.turn = self.calls = 0
+        self.history = []
+
+    # -- the Gym-style loop -----------------------------------------------------------------------
+
+    def step(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """Take the model's assistant message; return what it sees next.
+
+        With ``tool_calls`` (arguments a JSON string or an object), each call runs and the next
+        messages are its ``tool`` results; without, the turn is answered and the next message is
+        the next user turn, or nothing once ``done``. The conversation is kept in ``history``
+        (``score()`` without a trajectory scores it)."""
+        self.history.append(message)
+        calls = message.get("tool_calls") or []
+        if calls:
+            out = [self._run(c) for c in calls]
+        else:
+            following = self.answer(message.get("content"))
+            out = [] if following is None else [{"role": "user", "content": following}]
+        self.history.extend(out)
+        return out
+
+    def _run(self, tool_call: dict[str, Any]) -> dict[str, Any]:
+        fn = tool_call.get("function") or {}
+        name, args = fn.get("name"), _arguments(fn.get("arguments"))
+        if not isinstance(name, str) or args is None:
+            outcome = self._failed("the tool call needs a name and arguments that are one JSON object")
+        else:
+            outcome = self.call(name, args)
+        return {"role": "tool", "tool_call_id": tool_call.get("id"), "content": outcome.content}
 
     def close(self) -> None:
         self._episode.close()
@@ -163,3 +212,16 @@ class TaskEpisode:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _arguments(raw: Any) -> dict[str, Any] | None:
+    """Arguments as a model writes them: an object, a JSON string of one, or nothing."""
+    if isinstance(raw, dict):
+        return raw
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {}
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

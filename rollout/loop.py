@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.export import system_prompt
+from querygen.export import history, system_prompt
 from querygen.harnesses import Harness
 from querygen.task import Task
 from rewards.config import RewardConfig
@@ -69,7 +69,7 @@ async def roll_out(
     task: Task, harness: Harness, policy: Policy, backend: EpisodeBackend, *, max_steps: int = 10
 ) -> Rollout:
     """Every user turn in order, each answered by the model within ``max_steps`` requests."""
-    out = Rollout()
+    out = Rollout(history=history(task))  # a turn-level task shows its earlier turns first
     try:
         for turn in task.turns:
             out.history.append({"role": "user", "content": turn.user})
@@ -106,7 +106,8 @@ async def evaluate(
         await backend.close()
     row = _row_head(task, harness, policy, preset, out)
     if out.status in ("ok", "step_limit"):
-        messages = [{"role": "system", "content": system_prompt(task)}, *out.history]
+        own = out.history[len(history(task)) :]  # the earlier turns are context, not the model's
+        messages = [{"role": "system", "content": system_prompt(task)}, *own]
         result = score(task, messages, preset, pool=pool)
         details = result.details
         counts = details.get("label_counts") or {}

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from querygen.export import history
 from querygen.harnesses import get_harness
 from querygen.task import GoldCall, Task
 from rollout.model import Completion
@@ -86,26 +87,38 @@ def _message(turn: int, i: int, call: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _opener(task: Task) -> str:
+    """The first user message of the conversation the task is shown in."""
+    first = next((m["content"] for m in history(task) if m.get("role") == "user"), None)
+    return first if isinstance(first, str) else task.turns[0].user
+
+
 class ScriptedPolicy:
     """Answers for known tasks, recognised by their first user message."""
 
     def __init__(self, tasks: Iterable[Task], behaviour: str = "gold", harness: str = "openai") -> None:
-        self.tasks = {t.turns[0].user: t for t in tasks}
+        self.tasks = {(_opener(t), t.turns[0].user): t for t in tasks}
         self.behaviour = behaviour
         self.harness = get_harness(harness)
         self.model = f"scripted:{behaviour}"
-        self._scripts: dict[str, list[dict[str, Any]]] = {}
+        self._scripts: dict[str, tuple[int, list[dict[str, Any]]]] = {}
 
     def reply(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         """The wire-format assistant message that comes next in this conversation."""
-        first = next((m.get("content") for m in messages if m.get("role") == "user"), None)
-        task = self.tasks.get(first) if isinstance(first, str) else None
+        users = [m.get("content") for m in messages if m.get("role") == "user"]
+        # (the conversation's first message, the latest one that opens a known task): a turn-level
+        # example's prompt holds the earlier turns too, and follow-ups ("Remove the new payee.")
+        # recur across tasks while first messages do not
+        first = users[0] if users else None
+        task = next((self.tasks[(first, u)] for u in reversed(users) if (first, u) in self.tasks), None)
         if task is None:
             return {"role": "assistant", "content": "I don't know this conversation."}
-        steps = self._scripts.get(task.id)
-        if steps is None:
-            steps = self._scripts[task.id] = [self._wire(m) for m in script(task, self.behaviour)]
-        done = sum(1 for m in messages if m.get("role") == "assistant")
+        if task.id not in self._scripts:
+            shown = self.harness.request("", [], history(task))["messages"]  # earlier turns, as sent
+            earlier = sum(1 for m in shown if m.get("role") == "assistant")
+            self._scripts[task.id] = (earlier, [self._wire(m) for m in script(task, self.behaviour)])
+        earlier, steps = self._scripts[task.id]
+        done = sum(1 for m in messages if m.get("role") == "assistant") - earlier
         return steps[min(done, len(steps) - 1)]
 
     def _wire(self, canonical: dict[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, default=100, help="number of tasks to keep")
     p.add_argument("--seed", type=int, default=0, help="generation seed (same arguments, same bytes)")
     p.add_argument("--out", type=Path, required=True, help="output directory")
-    p.add_argument("--format", default="jsonl", help="jsonl, parquet, hf, or a comma list of them")
+    p.add_argument(
+        "--format",
+        default="jsonl",
+        help="jsonl, parquet, hf, chat (SFT view, object arguments), turns (one example per user turn), "
+        "or a comma list of them",
+    )
     p.add_argument(
         "--harness",
         default="",
@@ -175,7 +180,7 @@ def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harn
         extra[f"graphs/{name}.json"] = graph.to_json_text().encode()
         extra[f"graphs/{name}.dot"] = graph.to_dot().encode()
     try:
-        written = write_dataset(args.out, tasks, formats, extra)
+        written = write_dataset(args.out, tasks, formats, extra, cache=gen.cache)
     except OSError as exc:
         raise UsageError(f"cannot write to --out {args.out}: {exc.strerror or exc}") from None
     print_summary(summary, elapsed, written, args.out)
