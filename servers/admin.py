@@ -16,7 +16,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from servers.binding import Binder, BindRefused, parse_task
 from servers.kit import ToolError
+from servers.mcp_server import VALID_ID
 from servers.runtime import Environment
 from state import StoreFull, UnknownSession, combine_hashes
 
@@ -44,8 +46,9 @@ async def _variants_in(request: Request) -> dict[str, str | None] | Response:
     return variants
 
 
-def admin_routes(env: Environment, token: str | None) -> list[Route]:
-    """Routes bound to one environment's session store."""
+def admin_routes(env: Environment, token: str | None, binder: Binder | None = None) -> list[Route]:
+    """Routes bound to one environment's session store (and its task bindings)."""
+    binder = binder or Binder(env)
 
     def guarded(fn: Handler) -> Handler:
         async def handler(request: Request) -> Response:
@@ -81,15 +84,17 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
         unknown = sorted(set(wanted) - set(hashes))
         if unknown:
             return _error(400, f"domains {unknown} are not served here; served: {sorted(hashes)}")
-        return JSONResponse(
-            {
-                "id": request.path_params["sid"],
-                "hash": combine_hashes({n: hashes[n] for n in wanted} if wanted else hashes),
-                "domains": hashes,
-                "snapshot": ep.identity(),
-                "calls": ep.calls,
-            }
-        )
+        out = {
+            "id": request.path_params["sid"],
+            "hash": combine_hashes({n: hashes[n] for n in wanted} if wanted else hashes),
+            "domains": hashes,
+            "snapshot": ep.identity(),
+            "calls": ep.calls,
+        }
+        bound = binder.binding(ep)
+        if bound is not None:
+            out["task"] = bound.task_id
+        return JSONResponse(out)
 
     async def diff(request: Request) -> Response:
         ep = episode(request)
@@ -108,7 +113,7 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
             for domain, variant in variants.items():
                 env.check_variant(domain, variant)
             ep = env.store.get(request.path_params["sid"])
-            env.reset(ep, variants)
+            binder.reset(ep, variants)
         except ToolError as exc:
             return _error(400, str(exc))
         except StoreFull as exc:
@@ -121,6 +126,21 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
                 "snapshot": ep.identity(),
             }
         )
+
+    async def bind(request: Request) -> Response:
+        """Body: a task, or a dataset row whose ``ground_truth`` is one. The session (created if
+        new, its episode replaced if not) lists the task's tools and runs in the task's world."""
+        sid = request.path_params["sid"]
+        if not VALID_ID.match(sid):
+            return _error(400, "env session ids are 1-128 characters from letters, digits and ._:@/+=-")
+        try:
+            binding = await binder.prepare_async(parse_task(await request.body()))
+            ep = binder.install(sid, binding)
+        except BindRefused as exc:
+            return _error(exc.status, str(exc))
+        except StoreFull as exc:
+            return _error(503, str(exc))
+        return JSONResponse(binder.describe(sid, ep, binding))
 
     async def release(request: Request) -> Response:
         sid = request.path_params["sid"]
@@ -145,6 +165,7 @@ def admin_routes(env: Environment, token: str | None) -> list[Route]:
         Route("/admin/sessions/{sid:path}/state", guarded(state), methods=["GET"]),
         Route("/admin/sessions/{sid:path}/diff", guarded(diff), methods=["GET"]),
         Route("/admin/sessions/{sid:path}/reset", guarded(reset), methods=["POST"]),
+        Route("/admin/sessions/{sid:path}/bind", guarded(bind), methods=["POST"]),
         Route("/admin/sessions/{sid:path}", guarded(release), methods=["DELETE"]),
         Route("/admin/tools", guarded(tools), methods=["GET"]),
         Route("/admin/snapshots", guarded(snapshots), methods=["GET"]),

@@ -90,11 +90,20 @@ class EnvTool(Tool):
     _spec: ToolSpec = PrivateAttr()
 
     @classmethod
-    def of(cls, env: Environment, spec: ToolSpec) -> EnvTool:
+    def of(
+        cls,
+        env: Environment,
+        spec: ToolSpec,
+        *,
+        description: str | None = None,
+        parameters: dict[str, Any] | None = None,
+    ) -> EnvTool:
+        """The tool as served; a task-bound session lists it with the task's own ``description`` and
+        ``parameters`` (enums stripped, say), while calls still validate against the tool itself."""
         tool = cls(
             name=spec.qualified_name,
-            description=spec.description,
-            parameters=spec.input_schema(),
+            description=spec.description if description is None else description,
+            parameters=spec.input_schema() if parameters is None else parameters,
             annotations=ToolAnnotations(**spec.annotations()),
             tags={spec.domain, "read" if spec.read_only else "write"},
         )

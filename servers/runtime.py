@@ -15,7 +15,7 @@ from typing import Any
 
 from servers.kit import Domain, ToolCrash, ToolError, ToolSpec
 from servers.registry import get_domain, parse_domains
-from state import Episode, Session, SessionStore, Snapshot, SnapshotCache, check_scale
+from state import Episode, Session, SessionStore, Snapshot, SnapshotCache, StoreFull, check_scale
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,30 @@ class CallResult:
             "value": self.value,
             "error": self.error,
         }
+
+
+class EpisodeStore(SessionStore):
+    """The session store, plus room for an episode built elsewhere (a task's own world)."""
+
+    def put(self, env_id: str, episode: Episode) -> None:
+        """Keep ``episode`` under ``env_id``, closing the one it replaces.
+
+        A task-bound session's episode forks the task's snapshots, which need not be the
+        server's, so it cannot come from ``get``; the size limit and idle eviction still apply."""
+        with self._lock:
+            old = self._episodes.get(env_id)
+            if old is None:
+                self._evict_locked()
+                if len(self._episodes) >= self.max_sessions:
+                    raise StoreFull(
+                        f"env session store is full ({self.max_sessions} live sessions); release finished "
+                        f"sessions (DELETE /admin/sessions/<id>) or wait for the {self.idle_ttl:g}s idle TTL"
+                    )
+            episode.clock = self.clock
+            episode.last_used = self.clock()
+            self._episodes[env_id] = episode
+        if old is not None and old is not episode:
+            self._close(old)
 
 
 class Environment:
@@ -72,7 +96,7 @@ class Environment:
                 self.tools[spec.qualified_name] = spec
         self._snapshots: dict[str, Snapshot] | None = None
         self._now: dict[str, str] = {}
-        self.store = SessionStore(self.snapshots, max_sessions=max_sessions, idle_ttl=idle_ttl)
+        self.store = EpisodeStore(self.snapshots, max_sessions=max_sessions, idle_ttl=idle_ttl)
 
     def snapshots(self) -> dict[str, Snapshot]:
         """Built (or loaded from the cache) on first use, then shared by every episode.
@@ -91,10 +115,17 @@ class Environment:
             allowed = ", ".join(sorted(d.variants)) or "none"
             raise ToolError(f"domain {domain!r} has no variant {variant!r}; its variants: {allowed}")
 
-    def snapshot(self, domain: str, variant: str | None = None) -> Snapshot:
-        """One domain's snapshot at this seed and scale, or one of its variants."""
+    def snapshot(
+        self, domain: str, variant: str | None = None, *, seed: int | None = None, scale: str | None = None
+    ) -> Snapshot:
+        """One domain's snapshot at this seed and scale (or the ones given), or one of its variants.
+
+        Another seed or scale is what a task generated elsewhere may name; it is built (or loaded
+        from the cache) on demand, so the caller must compare its sha256 with what it expects."""
         self.check_variant(domain, variant)
-        return self._by_name[domain].snapshot(self.seed, self.scale, self.cache, variant=variant)
+        seed = self.seed if seed is None else seed
+        scale = self.scale if scale is None else check_scale(scale)
+        return self._by_name[domain].snapshot(seed, scale, self.cache, variant=variant)
 
     def open(self, variants: Mapping[str, str] | None = None) -> Episode:
         """A private episode that is not kept in the store (for in-process use).

@@ -1,19 +1,43 @@
-"""Put an Environment on the wire: the HTTP app (MCP + /admin + /health) and stdio."""
+"""Put an Environment on the wire: the HTTP app (MCP, SSE, /admin, /health) and stdio."""
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+import fastmcp
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from servers.admin import admin_routes
-from servers.lean import LeanMcp
+from servers.binding import BindableTask, Binder, BindingMiddleware
+from servers.lean import ASGIApp, LeanMcp, Receive, Scope, Send
 from servers.mcp_server import build_mcp
 from servers.runtime import Environment
 
 MCP_PATH = "/mcp"
+SSE_PATH = "/sse"
+
+
+class WithSse:
+    """``/sse`` and its message endpoint from the SSE app, everything else (lifespan too) from ``main``.
+
+    The SSE app needs no lifespan of its own: it runs the same server, whose lifespan ``main``
+    already runs. Each app keeps its own Host/Origin guard."""
+
+    def __init__(self, main: ASGIApp, sse: ASGIApp, *, sse_path: str, message_path: str) -> None:
+        self.main = main
+        self.sse = sse
+        self.sse_path = sse_path
+        self.message_path = message_path.rstrip("/")  # the stream's first event points clients here
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if path == self.sse_path or path == self.message_path or path.startswith(self.message_path + "/"):
+            await self.sse(scope, receive, send)
+        else:
+            await self.main(scope, receive, send)
 
 
 def is_loopback(host: str) -> bool:
@@ -33,16 +57,19 @@ def build_http_app(
     allowed_origins: Sequence[str] | None = None,
     stateless: bool = False,
     lean: bool = True,
-):
-    """The ASGI app: ``/mcp``, ``/admin/...`` and ``/health``.
+    tasks: Mapping[str, BindableTask] | None = None,
+) -> Any:
+    """The ASGI app: ``/mcp``, ``/sse`` (+ ``/messages/``), ``/admin/...`` and ``/health``.
 
-    Host and Origin headers are checked on every route (DNS-rebinding
-    protection): loopback names always pass, anything else must be listed.
-    ``lean`` answers 2026-era ``tools/call`` and ``tools/list`` in front of the
-    MCP stack (:mod:`servers.lean`); ``lean=False`` is the plain fastmcp path.
+    Host and Origin headers are checked on every route (DNS-rebinding protection): loopback names
+    always pass, anything else must be listed. ``lean`` answers 2026-era ``tools/call`` and
+    ``tools/list`` in front of the MCP stack (:mod:`servers.lean`); ``lean=False`` is the plain
+    fastmcp path. ``tasks`` (by id) are what an ``X-Env-Task`` header can bind a session to.
     """
     mcp = build_mcp(env)
-    for route in admin_routes(env, admin_token):
+    binder = Binder(env, tasks)
+    mcp.add_middleware(BindingMiddleware(binder))
+    for route in admin_routes(env, admin_token, binder):
         mcp.custom_route(route.path, methods=sorted(route.methods - {"HEAD"}))(route.endpoint)
 
     @mcp.custom_route("/health", methods=["GET"])
@@ -55,17 +82,18 @@ def build_http_app(
                 "seed": env.seed,
                 "scale": env.scale,
                 "sessions": len(env.store),
+                "tasks": len(binder.tasks),
             }
         )
 
-    full = mcp.http_app(
-        path=MCP_PATH,
-        json_response=True,
-        stateless_http=stateless,
-        host_origin_protection=True,
-        allowed_hosts=list(allowed_hosts or []),
-        allowed_origins=list(allowed_origins or []),
-    )
+    guard = {
+        "host_origin_protection": True,
+        "allowed_hosts": list(allowed_hosts or []),
+        "allowed_origins": list(allowed_origins or []),
+    }
+    streamable = mcp.http_app(path=MCP_PATH, json_response=True, stateless_http=stateless, **guard)
+    sse = mcp.http_app(path=SSE_PATH, transport="sse", **guard)
+    full = WithSse(streamable, sse, sse_path=SSE_PATH, message_path=fastmcp.settings.message_path)
     if not lean:
         return full
     return LeanMcp(
@@ -73,8 +101,9 @@ def build_http_app(
         full,
         path=MCP_PATH,
         server_info=mcp._mcp_server.server_info_stamp,
-        allowed_hosts=list(allowed_hosts or []),
-        allowed_origins=list(allowed_origins or []),
+        allowed_hosts=guard["allowed_hosts"],
+        allowed_origins=guard["allowed_origins"],
+        binder=binder,
     )
 
 

@@ -1,14 +1,16 @@
-"""``toolground serve``: the simulated services over streamable HTTP or stdio."""
+"""``toolground serve``: the simulated services over streamable HTTP (+ SSE) or stdio."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from pathlib import Path
 
+from servers.binding import load_tasks
 from servers.registry import UnknownDomain, parse_domains
 from servers.runtime import Environment
-from servers.serve import MCP_PATH, build_http_app, is_loopback, run_stdio
+from servers.serve import MCP_PATH, SSE_PATH, build_http_app, is_loopback, run_stdio
 from state import SCALES
 from toolground.errors import UsageError
 from toolground.io_stack import fast_io
@@ -41,6 +43,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="answer tools/call and tools/list through the whole fastmcp stack too (no lean path)",
     )
     p.add_argument(
+        "--tasks",
+        type=Path,
+        help="tasks.jsonl (or a dataset folder holding one): an X-Env-Task: <id> header binds a session to a task",
+    )
+    p.add_argument(
         "--lax-arguments",
         action="store_true",
         help='coerce arguments of the wrong JSON type ("5" or true for a number) instead of refusing them',
@@ -61,6 +68,16 @@ def serve(args: argparse.Namespace) -> int:
         domains = parse_domains(args.domains)
     except UnknownDomain as exc:
         raise UsageError(str(exc)) from None
+    tasks = None
+    if args.tasks is not None:
+        if args.transport != "http":
+            raise UsageError(
+                "--tasks binds sessions by the X-Env-Task HTTP header, so it needs --transport http"
+            )
+        try:
+            tasks = load_tasks(args.tasks)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--tasks: {exc}") from None
     env = Environment(
         domains,
         seed=args.seed,
@@ -87,11 +104,23 @@ def serve(args: argparse.Namespace) -> int:
         allowed_hosts=args.allowed_host,
         stateless=args.stateless,
         lean=not args.full_stack,
+        tasks=tasks,
     )
     io = fast_io()
+    if tasks:
+        served = {d.name for d in domains}
+        unserved = sorted({d for t in tasks.values() for d in t.domains} - served)
+        if unserved:
+            print(
+                f"warning: some of the {len(tasks)} tasks need domains not served here ({', '.join(unserved)}); "
+                "binding them will be refused",
+                file=sys.stderr,
+            )
+    base = f"http://{args.host}:{args.port}"
     print(
-        f"MCP endpoint: http://{args.host}:{args.port}{MCP_PATH}  ({len(env.visible_tools())} tools; "
-        f"{'full stack' if args.full_stack else 'lean path'}, {io['loop']} + {io['http']})",
+        f"MCP endpoint: {base}{MCP_PATH}  ({len(env.visible_tools())} tools; "
+        f"{'full stack' if args.full_stack else 'lean path'}, {io['loop']} + {io['http']}); SSE: {base}{SSE_PATH}"
+        + (f"; {len(tasks)} tasks for X-Env-Task" if tasks is not None else ""),
         file=sys.stderr,
         flush=True,
     )
