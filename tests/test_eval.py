@@ -108,11 +108,12 @@ def test_scores_order_as_the_reward_promises(tasks, endpoint, pool, tmp_path, ha
         assert [lab["label"] for lab in broken["labels"][1:]] == ["matched"] * len(task.gold_calls())
 
 
-def test_redundant_calls_cost_under_prove_and_not_under_recall(tasks, endpoint, pool, tmp_path):
-    prove = evaluate(tasks, endpoint, pool, tmp_path / "p", "redundant")
-    gold = evaluate(tasks, endpoint, pool, tmp_path / "g", "gold")
-    recall = evaluate(tasks, endpoint, pool, tmp_path / "r", "redundant", preset="recall")
-    recall_gold = evaluate(tasks, endpoint, pool, tmp_path / "rg", "gold", preset="recall")
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_redundant_calls_cost_under_prove_and_not_under_recall(tasks, endpoint, pool, tmp_path, harness):
+    prove = evaluate(tasks, endpoint, pool, tmp_path / "p", "redundant", harness=harness)
+    gold = evaluate(tasks, endpoint, pool, tmp_path / "g", "gold", harness=harness)
+    recall = evaluate(tasks, endpoint, pool, tmp_path / "r", "redundant", harness=harness, preset="recall")
+    recall_gold = evaluate(tasks, endpoint, pool, tmp_path / "rg", "gold", harness=harness, preset="recall")
     padded = [t for t in tool_tasks(tasks) if prove[t.id]["n_calls"] > gold[t.id]["n_calls"]]
     past = [t for t in padded if prove[t.id]["n_calls"] > budget(len(t.gold_calls()), 0.5)]
     assert len(padded) >= 3 and len(past) >= 2, "the fixture needs tasks with a read call to repeat"
@@ -127,14 +128,17 @@ def test_redundant_calls_cost_under_prove_and_not_under_recall(tasks, endpoint, 
         assert prove[t.id]["label_counts"]["matched"] == len(t.gold_calls())
 
 
-def test_transport_failures_are_retried_then_reported_per_task(tasks, endpoint, pool, tmp_path):
-    flaky = evaluate(tasks, endpoint, pool, tmp_path / "f", "flaky-gold")
-    gold = evaluate(tasks, endpoint, pool, tmp_path / "g", "gold")
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_transport_failures_are_retried_then_reported_per_task(tasks, endpoint, pool, tmp_path, harness):
+    flaky = evaluate(tasks, endpoint, pool, tmp_path / "f", "flaky-gold", harness=harness)
+    gold = evaluate(tasks, endpoint, pool, tmp_path / "g", "gold", harness=harness)
     assert {k: v["score"] for k, v in flaky.items()} == {k: v["score"] for k, v in gold.items()}
-    down = evaluate(tasks, endpoint, pool, tmp_path / "e", "error")
+    down = evaluate(tasks, endpoint, pool, tmp_path / "e", "error", harness=harness)
     assert {r["status"] for r in down.values()} == {"transport_error"}
     assert all("HTTP 500" in r["error"] and r["score"] is None for r in down.values())
-    stalled = evaluate(tasks[:3], endpoint, pool, tmp_path / "s", "stall", timeout=0.3, retries=1)
+    stalled = evaluate(
+        tasks[:3], endpoint, pool, tmp_path / "s", "stall", harness=harness, timeout=0.3, retries=1
+    )
     assert {r["status"] for r in stalled.values()} == {"transport_error"}
     assert all("Timeout" in r["error"] for r in stalled.values())
 
