@@ -166,13 +166,30 @@ def _summary(task: Task, calls: Sequence[Any]) -> str:
     return f"Done. Here is what I found: {shown}." if shown else "Done."
 
 
-def prompt(task: Task) -> list[dict[str, Any]]:
-    """What an RL rollout starts from: the system message and the first user turn."""
+def prompt(task: Task, *, object_arguments: bool = False) -> list[dict[str, Any]]:
+    """What an RL rollout starts from: the system message, the earlier turns of a turn-level
+    example, and the first user turn (``object_arguments`` as in :func:`messages`)."""
+    earlier = history(task)
+    if object_arguments:
+        earlier = [_with_object_arguments(m) for m in earlier]
     return [
         {"role": "system", "content": system_prompt(task)},
-        *history(task),
+        *earlier,
         {"role": "user", "content": task.turns[0].user},
     ]
+
+
+def _with_object_arguments(message: dict[str, Any]) -> dict[str, Any]:
+    calls = message.get("tool_calls")
+    if not calls:
+        return message
+    decoded = [
+        {**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}}
+        if isinstance(c["function"].get("arguments"), str)
+        else c
+        for c in calls
+    ]
+    return {**message, "tool_calls": decoded}
 
 
 class TaskJson:
@@ -211,6 +228,16 @@ def jsonl_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[
         # the Task as a JSON string, as in the parquet: read as an object, `datasets` unifies each
         # field's type across rows and turns a PIN like "0978" in one row's diff into 978
         yield f'{head}"ground_truth":{dumps(enc.ground_truth(t, tools))}}}\n'.encode()
+
+
+def turn_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[bytes]:
+    """``turns.jsonl``: the ``tasks.jsonl`` row of each turn-level example, plus ``prompt`` (system,
+    earlier turns with object arguments, the turn's user message): what GRPO-style trainers start a
+    rollout from, ready for a chat template."""
+    enc = enc or TaskJson()
+    for t in tasks:
+        line = next(jsonl_lines([t], enc))
+        yield b'{"prompt":' + dumps(prompt(t, object_arguments=True)).encode() + b"," + line[1:]
 
 
 def chat_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[bytes]:
@@ -345,7 +372,7 @@ def write_dataset(
     if "turns" in formats:
         from querygen.turns import turn_examples  # it renders conversations with this module
 
-        files["turns.jsonl"] = jsonl_lines(turn_examples(tasks, cache), enc)
+        files["turns.jsonl"] = turn_lines(turn_examples(tasks, cache), enc)
     parquet = parquet_bytes(tasks, enc) if {"parquet", "hf"} & set(formats) else b""
     if "jsonl" in formats:
         files["tasks.jsonl"] = jsonl_lines(tasks, enc)

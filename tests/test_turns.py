@@ -115,6 +115,9 @@ def test_load_dataset_keeps_the_turn_ground_truth(exported, snapshot_cache):
     for row in rows:
         task = Task.model_validate_json(row["ground_truth"])
         assert task == by_id[row["id"]]
+        assert row["prompt"] == prompt(task, object_arguments=True)  # what a GRPO rollout starts from
+        calls = [c for m in row["prompt"] for c in m.get("tool_calls") or []]
+        assert all(isinstance(c["function"]["arguments"], dict) for c in calls)
     assert read_tasks(out)  # the folder still reads as the whole-task dataset
     first = next(t for t in turns if t.setup)
     assert score(first, _own(first), "prove", pool=pool).total == pytest.approx(1.3)
