@@ -2,9 +2,10 @@
 
 Both give the model the same thing: only the task's offered tools, a JSON result per call, and
 ``{"error": ...}`` for every failure. The MCP backend gives each episode its own env session (sent
-as ``_meta.env_session``), checks through the operator API that the server's world is the task's
-(same sha256 per domain), reads the final state hash over the task's own domains, and releases
-the session.
+as ``_meta.env_session``) bound to the task through the operator API, so the server runs the
+task's own world (built on demand, checked against its sha256, with the task's setup applied) or
+refuses it up front; it then reads the final state hash over the task's own domains, checks the
+session's world once more, and releases the session.
 """
 
 from __future__ import annotations
@@ -73,13 +74,11 @@ class McpEpisode:
     def __init__(self, owner: McpServer, task: Task, sid: str) -> None:
         self.owner, self.task, self.sid = owner, task, sid
         self.offered = frozenset(t["function"]["name"] for t in task.tools if "function" in t)
-        self.used = False
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         refusal = unknown_tool(name, self.offered)
         if refusal is not None:
             return ToolOutcome(False, error_content(refusal), error=refusal)
-        self.used = True
         client = await self.owner.client()
         res = await client.call_tool(name, arguments, raise_on_error=False, meta={"env_session": self.sid})
         text = "".join(getattr(c, "text", "") for c in res.content)
@@ -91,8 +90,6 @@ class McpEpisode:
         return ToolOutcome(True, dumps(value), value=value)
 
     async def final_hash(self) -> str | None:
-        if not self.used:  # no call reached the server: the world is the snapshot itself
-            return None
         state = await self.owner.admin(
             "GET", f"/admin/sessions/{self.sid}/state", domains=",".join(self.task.domains)
         )
@@ -100,8 +97,7 @@ class McpEpisode:
         return state["hash"]
 
     async def close(self) -> None:
-        if self.used:
-            await self.owner.admin("DELETE", f"/admin/sessions/{self.sid}", missing_ok=True)
+        await self.owner.admin("DELETE", f"/admin/sessions/{self.sid}", missing_ok=True)
 
 
 class McpServer:
@@ -121,7 +117,6 @@ class McpServer:
         self._client: Any = None
         self._connecting = asyncio.Lock()
         self._ids = itertools.count()
-        self._served: dict[str, Any] | None = None
 
     async def client(self) -> Any:
         """One MCP client for the run, connected once however many episodes ask at the same time."""
@@ -137,15 +132,11 @@ class McpServer:
         return self._client
 
     async def open(self, task: Task) -> McpEpisode:
-        """A fresh env session on the task's world, refused before any model call if it is not served."""
-        if self._served is None:
-            self._served = await self.admin("GET", "/admin/snapshots")
-        self.check_served(task, self._served)
+        """A fresh env session bound to the task (``POST /admin/sessions/{id}/bind``): the server
+        builds the task's world if it runs another seed or scale, checks its sha256, applies the
+        task's setup, and refuses a world it cannot provide before the model is asked anything."""
         episode = McpEpisode(self, task, f"eval-{self.run_id}-{os.getpid()}-{next(self._ids)}")
-        variants = task.variants()
-        if variants:  # the session starts in the task's named initial state
-            await self.admin("POST", f"/admin/sessions/{episode.sid}/reset", body={"variants": variants})
-            episode.used = True
+        await self.admin("POST", f"/admin/sessions/{episode.sid}/bind", body=task.model_dump(mode="json"))
         return episode
 
     async def admin(
@@ -158,32 +149,13 @@ class McpServer:
         if resp.status_code == 404 and missing_ok:
             return {}
         if resp.status_code >= 400:
-            raise BackendError(f"operator API {method} {path}: HTTP {resp.status_code} {resp.text[:200]}")
+            raise BackendError(f"{method} {path}: HTTP {resp.status_code}: {_error_text(resp)}")
         return resp.json()
 
-    @classmethod
-    def check_served(cls, task: Task, served: dict[str, Any]) -> None:
-        """Every domain the task names is served, in the task's world or with the task's variant."""
-        snaps, variants = served.get("snapshots", {}), served.get("variants", {})
-        missing = sorted({s.domain for s in task.snapshots} - set(snaps))
-        if missing:
-            raise BackendError(
-                f"task {task.id} needs domains {missing} that the server does not serve "
-                f"(it serves {sorted(snaps)}); serve them too, e.g. --domains all"
-            )
-        for snap in task.snapshots:
-            if snap.variant is not None and snap.variant not in variants.get(snap.domain, []):
-                raise BackendError(
-                    f"the server's {snap.domain} has no variant {snap.variant!r} that task {task.id} starts in"
-                )
-        cls.check_world(task, snaps, base_only=True)
-
     @staticmethod
-    def check_world(task: Task, served: dict[str, Any], *, base_only: bool = False) -> None:
+    def check_world(task: Task, served: dict[str, Any]) -> None:
         """Refuse a result from a world other than the task's (a server at another scale or seed)."""
         for snap in task.snapshots:
-            if base_only and snap.variant is not None:
-                continue  # a variant's bytes are checked on the session itself, at the end
             got = served.get(snap.domain)
             if got is None:
                 raise BackendError(
@@ -201,6 +173,14 @@ class McpServer:
         if self._client is not None:
             await self._client.__aexit__(None, None, None)
         await self._http.aclose()
+
+
+def _error_text(resp: httpx.Response) -> str:
+    """The server's own explanation (``{"error": ...}``), else the start of the body."""
+    try:
+        return str(resp.json()["error"])
+    except (ValueError, KeyError, TypeError):
+        return resp.text[:300]
 
 
 def _json_or_text(text: str) -> Any:

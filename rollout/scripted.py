@@ -130,6 +130,9 @@ class ScriptedPolicy:
     async def complete(self, body: dict[str, Any]) -> Completion:
         return Completion(self.reply(body["messages"]), {"prompt_tokens": 0, "completion_tokens": 0})
 
+    async def aclose(self) -> None:
+        """Nothing to release (a served model's client closes its connections here)."""
+
 
 def scripted_app(tasks: list[Task], *, stall_seconds: float = 5.0) -> Any:
     """An OpenAI-compatible endpoint playing :class:`ScriptedPolicy` (``model``: ``behaviour@harness``)."""

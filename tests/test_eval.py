@@ -20,13 +20,14 @@ import pytest
 
 from querygen.export import messages, write_dataset
 from querygen.generate import GenConfig, Generator
+from querygen.turns import turn_examples
 from rewards import score
 from rewards.replay import EnvPool
 from rewards.terms import budget
 from rollout.backends import McpServer
 from rollout.model import ModelClient
 from rollout.run import RESULTS, EvalSpec, load_tasks, run_eval
-from rollout.scripted import scripted_app
+from rollout.scripted import ScriptedPolicy, scripted_app
 from tests.serving import REPO, running_server, server_env, serving_in_thread
 
 HARNESSES = ("openai", "hermes", "react")
@@ -207,8 +208,9 @@ def test_tasks_file_with_a_bad_line_names_it(tmp_path):
         load_tasks(path)
 
 
-async def _over_mcp(spec: EvalSpec, endpoint: str, base: str):
-    policy = ModelClient(endpoint, "gold@openai", retries=1)
+async def _over_mcp(spec: EvalSpec, endpoint: str, base: str, tasks=None):
+    # tasks the module's endpoint does not know are played in process
+    policy = ModelClient(endpoint, "gold@openai", retries=1) if tasks is None else ScriptedPolicy(tasks)
     try:
         return await run_eval(spec, policy, McpServer(f"{base}/mcp", run_id="t"))
     finally:
@@ -224,6 +226,11 @@ def test_tools_run_on_a_served_world_and_a_different_world_is_refused(
     with running_server(cache, "--domains", worlds, "--scale", "small") as base:
         spec = EvalSpec(list(tasks), tmp_path / "mcp", concurrency=4, pool=EnvPool(snapshot_cache))
         served = {r["task_id"]: r for r in asyncio.run(_over_mcp(spec, endpoint, base))}
+        later = [t for t in turn_examples(tasks, snapshot_cache) if t.setup][:4]  # setup runs on the server
+        assert later, "the fixture needs a multi-turn task"
+        spec = EvalSpec(later, tmp_path / "turns", concurrency=2, pool=EnvPool(snapshot_cache))
+        turned = asyncio.run(_over_mcp(spec, endpoint, base, tasks=later))
+    assert all(r["status"] == "ok" and r["state_match"] for r in turned), [r["error"] for r in turned]
     assert [r["error"] for r in served.values() if r["status"] != "ok"] == []
     assert {k: (v["score"], v["state_match"], v["labels"]) for k, v in served.items()} == {
         k: (v["score"], v["state_match"], v["labels"]) for k, v in local.items()
@@ -231,9 +238,13 @@ def test_tools_run_on_a_served_world_and_a_different_world_is_refused(
     own = [t for t in tool_tasks(tasks) if {s.domain for s in t.snapshots} == {"banking"}][:2]
     foreign = [t for t in tasks if len(t.snapshots) > 2][:1]
     assert own and foreign
+    # a server at another scale builds each task's own world on demand; a domain it does not
+    # serve is refused before the model is asked anything
     with running_server(cache, "--domains", "banking", "--scale", "medium") as base:
         spec = EvalSpec(own + foreign, tmp_path / "other", concurrency=2, pool=EnvPool(snapshot_cache))
         rows = asyncio.run(_over_mcp(spec, endpoint, base))
-    assert {r["status"] for r in rows} == {"task_error"} and all(r["steps"] == 0 for r in rows)
-    assert all("was generated on seed" in r["error"] and "--scale small" in r["error"] for r in rows[:2])
-    assert "does not serve" in rows[2]["error"]
+    assert [(r["score"], r["state_match"]) for r in rows[:2]] == [
+        (local[t.id]["score"], local[t.id]["state_match"]) for t in own
+    ]
+    assert rows[2]["status"] == "task_error" and rows[2]["steps"] == 0
+    assert "does not serve" in rows[2]["error"] and "--domains" in rows[2]["error"]
