@@ -13,7 +13,8 @@
 * ``chat.jsonl`` — ``messages`` with tool-call arguments as objects, and ``tools``: the SFT view a
   Hugging Face chat template renders without encoding the arguments twice;
 * ``turns.jsonl`` — the ``tasks.jsonl`` rows of the turn-level examples (``querygen.turns``): every
-  user turn of a multi-turn task as its own task, its prompt holding the earlier turns.
+  user turn of a multi-turn task as its own task, its prompt holding the earlier turns; with
+  ``parquet`` or ``hf`` also ``turns.parquet``, their verl rows.
 
 Every file goes to a temporary name in its target directory and is renamed into place, so an
 interrupted run never leaves half a file. Nothing here reads the clock: same tasks, same bytes.
@@ -179,6 +180,20 @@ def prompt(task: Task, *, object_arguments: bool = False) -> list[dict[str, Any]
     ]
 
 
+def text_prompt(task: Task) -> list[dict[str, str]]:
+    """:func:`prompt` as role/content messages only (verl's parquet rows): earlier turns' calls
+    and results are written the way a Hermes/Qwen chat template shows them, ``<tool_call>``
+    blocks in the assistant's text and ``<tool_response>`` blocks in a user message."""
+    from querygen.harnesses import HARNESSES  # it renders conversations from this module
+
+    earlier = HARNESSES["hermes"].request("", [], history(task))["messages"][1:]
+    return [
+        {"role": "system", "content": system_prompt(task)},
+        *({"role": m["role"], "content": str(m.get("content") or "")} for m in earlier),
+        {"role": "user", "content": task.turns[0].user},
+    ]
+
+
 def _with_object_arguments(message: dict[str, Any]) -> dict[str, Any]:
     calls = message.get("tool_calls")
     if not calls:
@@ -301,7 +316,7 @@ def verl_row(task: Task, index: int, split: str = "train", enc: TaskJson | None 
     tools = enc.tools(task)
     return {
         "data_source": f"toolground/{task.domains[0]}",
-        "prompt": prompt(task),
+        "prompt": text_prompt(task),
         "ability": ABILITY,
         "reward_model": {"style": "rule", "ground_truth": enc.ground_truth(task, tools)},
         "extra_info": {
@@ -372,7 +387,10 @@ def write_dataset(
     if "turns" in formats:
         from querygen.turns import turn_examples  # it renders conversations with this module
 
-        files["turns.jsonl"] = turn_lines(turn_examples(tasks, cache), enc)
+        examples = list(turn_examples(tasks, cache))
+        files["turns.jsonl"] = turn_lines(examples, enc)
+        if {"parquet", "hf"} & set(formats):
+            files["turns.parquet"] = parquet_bytes(examples, enc)
     parquet = parquet_bytes(tasks, enc) if {"parquet", "hf"} & set(formats) else b""
     if "jsonl" in formats:
         files["tasks.jsonl"] = jsonl_lines(tasks, enc)

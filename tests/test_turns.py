@@ -31,7 +31,7 @@ def exported(snapshot_cache, tmp_path_factory):
         GenConfig(domains=("banking", "issue_tracker"), n=40, seed=23, scale="small"), snapshot_cache
     ).run()
     out = tmp_path_factory.mktemp("turns")
-    write_dataset(out, made, ["jsonl", "chat", "turns"], cache=snapshot_cache)
+    write_dataset(out, made, ["jsonl", "chat", "turns", "parquet"], cache=snapshot_cache)
     turns = load_tasks(out / "turns.jsonl")
     assert sum(len(t.turns) > 1 for t in made) >= 5, "the fixture needs multi-turn tasks"
     return made, turns, out
@@ -160,3 +160,21 @@ def test_relative_diff_reads_changes_from_the_state_the_setup_left():
     moved = [cell("9", "bal", 10, 20, "update", "a")]
     assert relative_diff(moved, []) == [cell("9", "bal", 20, 10, "update", "a")]  # put back: a change too
     assert relative_diff(moved, moved) == [] and relative_diff([], moved) == moved
+
+
+def test_the_verl_rows_of_turn_examples_show_earlier_turns_as_hermes_text(exported):
+    _, turns, out = exported
+    rows = datasets.load_dataset("parquet", data_files=str(out / "turns.parquet"), split="train")
+    by_id = {t.id: t for t in turns}
+    seen = 0
+    for row in rows:
+        task = Task.model_validate_json(row["reward_model"]["ground_truth"])
+        assert task == by_id[row["extra_info"]["task_id"]]
+        shown = row["prompt"]
+        assert shown[-1] == {"role": "user", "content": task.turns[0].user}
+        calls = [c for c in task.setup]
+        text = "\n".join(m["content"] for m in shown)
+        for call in calls:
+            assert f'"name": "{call.name}"' in text and "<tool_call>" in text and "<tool_response>" in text
+        seen += bool(calls)
+    assert seen
