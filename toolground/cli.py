@@ -21,6 +21,7 @@ COMMANDS = (
     "toolground.cmd_generate",
     "toolground.cmd_report",
     "toolground.cmd_eval",
+    "toolground.cmd_verl_tools",
 )
 
 
