@@ -167,3 +167,35 @@ def test_skyrl_text_env_replays_the_reference_conversation(dataset):
     assert all(r["state_match"] == 1.0 for r in rows if r["kind"] == "tool")  # later turns too
     assert "does not exist" in seen["bad"][0]["content"] and '{"error"' in seen["junk"][0]["content"]
     assert seen["done"] is False
+
+
+def test_a_failed_call_in_verl_s_result_format_loses_validity(dataset):
+    """verl's response text (Qwen chat format, results as ``<tool_response>`` blocks): a call the
+    episode failed, written the way the tool and the loop return it, costs validity level 3,
+    whether the reward replays the calls or takes the results as written."""
+    _, out = dataset
+    task = next(t for t in read_tasks(out) if t.kind == "tool" and len(t.turns) == 1 and t.writes)
+    gold = task.gold_calls()
+    blocks = "".join(
+        f'<tool_call>\n{{"name": "{c.name}", "arguments": {json.dumps(c.arguments)}}}\n</tool_call>'
+        for c in gold
+    )
+
+    def text(first_result: str) -> str:
+        results = [first_result, *(json.dumps(c.result) for c in gold[1:])]
+        shown = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in results)
+        return (
+            f"{blocks}<|im_end|>\n<|im_start|>user\n{shown}<|im_end|>\n<|im_start|>assistant\nDone.<|im_end|>"
+        )
+
+    truth = json.dumps(task.model_dump(mode="json"))
+    ok = text(json.dumps(gold[0].result))
+    failed = text(
+        json.dumps({"error": f"unknown tool {gold[0].name!r}"})
+    )  # verl's refusal, as our loop marks it
+    for preset in ({"preset": "prove"}, {"preset": "prove", "exec_check": "trajectory"}):
+        kwargs = {"config": preset}
+        good = compute_score("toolground/banking", ok, truth, {}, **kwargs)
+        bad = compute_score("toolground/banking", failed, truth, {}, **kwargs)
+        assert good["validity"] == 1.0 and bad["validity"] < 1.0, preset
+        assert bad["score"] < good["score"]
