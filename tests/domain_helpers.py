@@ -41,3 +41,17 @@ class DomainCalls:
 def changes(ep: Any) -> dict[tuple[str, str, str], dict]:
     """The episode's changed cells by (table, primary key, column)."""
     return {(c["table"], c["pk"], c["column"]): c for c in ep.diff()}
+
+
+def funded_accounts(env: Any, minimum: float = 200) -> list[str]:
+    """Open banking accounts holding at least ``minimum``: sources the reward tests can move money from."""
+    rows = env.invoke(
+        env.open(),
+        "banking_list_records",
+        {"table": "accounts", "field": "status", "value": "open", "limit": 100},
+    )["rows"]
+    return [r["id"] for r in rows if r["balance"] >= minimum]
+
+
+def transfer(src: str, dst: str, amount: float) -> tuple[str, dict]:
+    return ("banking_transfer", {"source": src, "target": dst, "amount": amount})

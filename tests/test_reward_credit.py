@@ -15,6 +15,7 @@ from rewards.build import task_from_calls
 from rewards.credit import LABELS
 from rewards.service import create_app
 from state import changelog
+from tests.domain_helpers import funded_accounts, transfer
 from tests.serving import serving_in_thread
 
 OUT = "prove+outcome"
@@ -46,16 +47,7 @@ def bank(make_env):
     env = make_env("banking")
     pool = CountingPool()
     pool.add(env)
-    ep = env.open()
-    rows = env.invoke(
-        ep, "banking_list_records", {"table": "accounts", "field": "status", "value": "open", "limit": 100}
-    )["rows"]
-    funded = [r["id"] for r in rows if r["balance"] >= 200]
-    return env, pool, funded
-
-
-def transfer(src: str, dst: str, amount: float) -> tuple[str, dict]:
-    return ("banking_transfer", {"source": src, "target": dst, "amount": amount})
+    return env, pool, funded_accounts(env)
 
 
 def balance(account: str) -> tuple[str, dict]:

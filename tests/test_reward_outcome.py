@@ -8,6 +8,7 @@ import pytest
 
 from rewards import EnvPool, SnapshotMismatch, prepare_task, score
 from rewards.build import task_from_calls
+from tests.domain_helpers import funded_accounts, transfer
 
 OUT = "prove+outcome"
 
@@ -17,16 +18,7 @@ def bank(make_env):
     env = make_env("banking")
     pool = EnvPool()
     pool.add(env)
-    ep = env.open()
-    rows = env.invoke(
-        ep, "banking_list_records", {"table": "accounts", "field": "status", "value": "open", "limit": 100}
-    )["rows"]
-    funded = [r["id"] for r in rows if r["balance"] >= 200]
-    return env, pool, funded
-
-
-def transfer(src: str, dst: str, amount: float) -> tuple[str, dict]:
-    return ("banking_transfer", {"source": src, "target": dst, "amount": amount})
+    return env, pool, funded_accounts(env)
 
 
 def as_calls(pairs) -> list[dict]:

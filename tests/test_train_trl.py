@@ -171,11 +171,12 @@ def single_write(tasks):
 
 
 def gold_completion(env, task):
-    """Run the task's first-turn gold calls on ``env`` as TRL would, and return TRL's completion."""
-    from querygen.export import messages
+    """Run the task's first-turn gold calls on ``env`` as TRL would, and return TRL's completion
+    (a turn-level task's earlier turns are its prompt, so they are skipped)."""
+    from querygen.export import history, messages
 
     out = []
-    for m in messages(task)[2:]:
+    for m in messages(task)[2 + len(history(task)) :]:
         if m["role"] == "user":
             break
         if m["role"] != "assistant":
@@ -276,7 +277,7 @@ def test_turn_level_rows_train_each_turn_from_the_state_the_earlier_turns_left(
     turn alone reaches the expected state with the top reward."""
     import datasets
 
-    from querygen.export import history, messages, write_dataset
+    from querygen.export import write_dataset
     from querygen.generate import GenConfig, Generator
     from rewards.config import get_config
     from rollout.trl import env_reward, environments, task_of
@@ -293,26 +294,7 @@ def test_turn_level_rows_train_each_turn_from_the_state_the_earlier_turns_left(
         env = envs.factory[row["environment"]]()
         env.reset(**row)
         assert row["prompt"][-1]["content"] == task.turns[0].user and len(row["prompt"]) > 2
-        own = messages(task)[2 + len(history(task)) :]  # this turn's reference, after its user message
-        completion = []
-        for m in own:
-            calls = [
-                (c["function"]["name"], json.loads(c["function"]["arguments"]))
-                for c in m.get("tool_calls") or []
-            ]
-            if m["role"] == "assistant" and calls:
-                completion.append(
-                    {
-                        "role": "assistant",
-                        "content": "",
-                        "tool_calls": [
-                            {"type": "function", "function": {"name": n, "arguments": a}} for n, a in calls
-                        ],
-                    }
-                )
-                completion += [{"role": "tool", "name": n, "content": getattr(env, n)(**a)} for n, a in calls]
-            elif m["role"] == "assistant":
-                completion.append({"role": "assistant", "content": m["content"]})
+        completion = gold_completion(env, task)
         assert env.session.state_matches() is True, task.id
         (total,) = reward(completions=[completion], environments=[env])
         scored = reward.last_results[0].result.components
