@@ -20,7 +20,7 @@ from servers.binding import Binder, BindRefused, parse_task
 from servers.kit import ToolError
 from servers.mcp_server import VALID_ID
 from servers.runtime import Environment
-from state import StoreFull, UnknownSession, combine_hashes
+from state import SessionUnavailable, UnknownSession, combine_hashes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -62,6 +62,8 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
                 return await fn(request)
             except UnknownSession as exc:
                 return _error(404, str(exc))
+            except SessionUnavailable as exc:  # full, owned by another shard, or lost in a restart
+                return _error(exc.status, str(exc))
 
         return handler
 
@@ -112,12 +114,12 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
         try:
             for domain, variant in variants.items():
                 env.check_variant(domain, variant)
-            ep = env.store.get(request.path_params["sid"])
+            ep = env.store.get(request.path_params["sid"], renew=True)
             binder.reset(ep, variants)
         except ToolError as exc:
             return _error(400, str(exc))
-        except StoreFull as exc:
-            return _error(503, str(exc))
+        except SessionUnavailable as exc:
+            return _error(exc.status, str(exc))
         return JSONResponse(
             {
                 "id": request.path_params["sid"],
@@ -138,8 +140,8 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             ep = binder.install(sid, binding)
         except BindRefused as exc:
             return _error(exc.status, str(exc))
-        except StoreFull as exc:
-            return _error(503, str(exc))
+        except SessionUnavailable as exc:
+            return _error(exc.status, str(exc))
         return JSONResponse(binder.describe(sid, ep, binding))
 
     async def release(request: Request) -> Response:

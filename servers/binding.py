@@ -39,7 +39,7 @@ from servers.kit import ToolError
 from servers.mcp_server import EnvTool, NoEnvSession, env_session_id
 from servers.registry import DOMAINS
 from servers.runtime import Environment
-from state import Episode, Snapshot, SnapshotError
+from state import Episode, SessionUnavailable, Snapshot, SnapshotError
 
 TASK_HEADER = "x-env-task"
 
@@ -267,11 +267,13 @@ class Binder:
 
     # -- binding ------------------------------------------------------------------------------
 
-    def install(self, sid: str, binding: Binding) -> Episode:
+    def install(self, sid: str, binding: Binding, *, renew: bool = True) -> Episode:
         """A fresh episode on the binding's world under ``sid``, replacing any episode it had.
 
         The setup calls run on the new episode before it is stored, so a failing one leaves the
-        session as it was. Raises BindRefused for a failing setup, StoreFull when there is no room."""
+        session as it was. ``renew=False`` (the header's bind on first use) leaves a session lost in
+        a shard's restart lost. Raises BindRefused for a failing setup, SessionUnavailable when the
+        store refuses the session (full, another shard's, lost)."""
         episode = Episode(binding.snapshots)
         try:
             self._apply_setup(episode, binding)
@@ -281,7 +283,7 @@ class Binder:
         self.bindings[episode] = binding  # before the store has it: no request sees it unbound
         self.active = True
         try:
-            self.env.store.put(sid, episode)
+            self.env.store.put(sid, episode, renew=renew)
         except Exception:
             self.bindings.pop(episode, None)
             episode.close()
@@ -316,7 +318,7 @@ class Binder:
         async with self._install:  # two first calls of one session must not fork two worlds
             current = self.bound(sid)
             if current is None:
-                self.install(sid, binding)
+                self.install(sid, binding, renew=False)
             elif current.task_id != task_id:
                 raise BindRefused(f"env session {sid!r} was just bound to task {current.task_id}")
         return binding
@@ -411,7 +413,7 @@ class BindingMiddleware(Middleware):
                 return await self.binder.bind_to(sid, task_id)
             if task_id and listing:
                 return await self.binder.loaded(task_id)
-        except BindRefused as exc:
+        except (BindRefused, SessionUnavailable) as exc:
             if listing:
                 raise MCPError(INVALID_PARAMS, str(exc)) from None
             raise McpToolError(str(exc)) from None

@@ -24,7 +24,7 @@ from pydantic import PrivateAttr
 
 from servers.kit import ToolError, ToolSpec
 from servers.runtime import Environment
-from state import Episode, StoreFull
+from state import Episode, SessionUnavailable
 
 ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
@@ -113,7 +113,7 @@ class EnvTool(Tool):
     def episode(self) -> Episode:
         try:
             return self._env.store.get(env_session_id())
-        except StoreFull as exc:
+        except SessionUnavailable as exc:
             raise McpToolError(str(exc)) from None
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:

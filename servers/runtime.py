@@ -15,7 +15,7 @@ from typing import Any
 
 from servers.kit import Domain, ToolCrash, ToolError, ToolSpec
 from servers.registry import get_domain, parse_domains
-from state import Episode, Session, SessionStore, Snapshot, SnapshotCache, StoreFull, check_scale
+from state import Episode, Session, SessionStore, Snapshot, SnapshotCache, check_scale
 
 
 @dataclass(frozen=True)
@@ -42,23 +42,23 @@ class CallResult:
 class EpisodeStore(SessionStore):
     """The session store, plus room for an episode built elsewhere (a task's own world)."""
 
-    def put(self, env_id: str, episode: Episode) -> None:
+    def put(self, env_id: str, episode: Episode, *, renew: bool = True) -> None:
         """Keep ``episode`` under ``env_id``, closing the one it replaces.
 
         A task-bound session's episode forks the task's snapshots, which need not be the
-        server's, so it cannot come from ``get``; the size limit and idle eviction still apply."""
+        server's, so it cannot come from ``get``; the size limit and idle eviction still apply.
+        An explicit bind is a fresh start (``renew``), which a custodian may allow for a lost id."""
         with self._lock:
             old = self._episodes.get(env_id)
             if old is None:
-                self._evict_locked()
-                if len(self._episodes) >= self.max_sessions:
-                    raise StoreFull(
-                        f"env session store is full ({self.max_sessions} live sessions); release finished "
-                        f"sessions (DELETE /admin/sessions/<id>) or wait for the {self.idle_ttl:g}s idle TTL"
-                    )
+                if self.custodian is not None:
+                    self.custodian.admit(env_id, renew=renew)
+                self._make_room_locked()
             episode.clock = self.clock
             episode.last_used = self.clock()
             self._episodes[env_id] = episode
+            if old is None and self.custodian is not None:
+                self.custodian.opened(env_id)
         if old is not None and old is not episode:
             self._close(old)
 

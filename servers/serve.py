@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import fastmcp
@@ -58,13 +58,15 @@ def build_http_app(
     stateless: bool = False,
     lean: bool = True,
     tasks: Mapping[str, BindableTask] | None = None,
+    health_extra: Callable[[], dict[str, Any]] | None = None,
 ) -> Any:
     """The ASGI app: ``/mcp``, ``/sse`` (+ ``/messages/``), ``/admin/...`` and ``/health``.
 
     Host and Origin headers are checked on every route (DNS-rebinding protection): loopback names
     always pass, anything else must be listed. ``lean`` answers 2026-era ``tools/call`` and
     ``tools/list`` in front of the MCP stack (:mod:`servers.lean`); ``lean=False`` is the plain
-    fastmcp path. ``tasks`` (by id) are what an ``X-Env-Task`` header can bind a session to.
+    fastmcp path. ``tasks`` (by id) are what an ``X-Env-Task`` header can bind a session to; ``health_extra``
+    adds a shard's own facts to ``/health`` under ``"shard"``.
     """
     mcp = build_mcp(env)
     binder = Binder(env, tasks)
@@ -83,6 +85,7 @@ def build_http_app(
                 "scale": env.scale,
                 "sessions": len(env.store),
                 "tasks": len(binder.tasks),
+                **({"shard": health_extra()} if health_extra is not None else {}),
             }
         )
 

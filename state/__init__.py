@@ -13,15 +13,25 @@ from state.snapshot import (
     derive_snapshot,
     write_snapshot,
 )
-from state.store import Episode, SessionStore, StoreFull, UnknownSession, combine_hashes
+from state.store import (
+    Custodian,
+    Episode,
+    SessionStore,
+    SessionUnavailable,
+    StoreFull,
+    UnknownSession,
+    combine_hashes,
+)
 
 __all__ = [
     "SCALES",
     "CellChange",
     "Checkpoint",
+    "Custodian",
     "Episode",
     "Session",
     "SessionStore",
+    "SessionUnavailable",
     "Snapshot",
     "SnapshotCache",
     "SnapshotError",

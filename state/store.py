@@ -14,15 +14,42 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from state.memory import TrimPolicy
 from state.session import Checkpoint, Session
 from state.snapshot import Snapshot
 
 
-class StoreFull(RuntimeError):
+class SessionUnavailable(RuntimeError):
+    """The store will not hand out this session; the message says why and what to do.
+
+    ``status`` is the HTTP status an operator API answers with."""
+
+    status = 503
+
+
+class StoreFull(SessionUnavailable):
     """No room for another episode; the message says how to make room."""
+
+
+class Custodian(Protocol):
+    """Who may hold which sessions, told of every session that opens or closes.
+
+    A store on its own holds any id. A shard of a scaled-out server holds only the ids it owns,
+    and remembers across a restart which ids it held (so a call for one of them says it was lost
+    instead of silently starting from the snapshot). The store consults it only for ids it does
+    not hold, so calls in a live session pay nothing."""
+
+    def admit(self, env_id: str, *, renew: bool) -> None:
+        """Raise SessionUnavailable if ``env_id`` may not get a new episode here.
+
+        ``renew`` is an explicit fresh start (a reset or a bind), which a lost id may take."""
+
+    def opened(self, env_id: str) -> None: ...
+
+    def closed(self, env_id: str) -> bool:
+        """``env_id`` is gone (released, evicted, or a lost id released); whether it was known."""
 
 
 class UnknownSession(KeyError):
@@ -124,30 +151,42 @@ class SessionStore:
     _episodes: dict[str, Episode] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _trim: TrimPolicy = field(default_factory=TrimPolicy)
+    custodian: Custodian | None = None
 
-    def get(self, env_id: str, *, create: bool = True) -> Episode:
-        """The episode for ``env_id``, forked on first use."""
+    def get(self, env_id: str, *, create: bool = True, renew: bool = False) -> Episode:
+        """The episode for ``env_id``, forked on first use.
+
+        ``renew`` says the caller starts it afresh anyway (a reset), which a custodian may allow
+        where it refuses a plain first use."""
         with self._lock:
             ep = self._episodes.get(env_id)
             if ep is None:
+                if self.custodian is not None:
+                    self.custodian.admit(env_id, renew=renew)
                 if not create:
                     raise UnknownSession(f"no env session {env_id!r}")
-                self._evict_locked()
-                if len(self._episodes) >= self.max_sessions:
-                    raise StoreFull(
-                        f"env session store is full ({self.max_sessions} live sessions); release finished "
-                        f"sessions (DELETE /admin/sessions/<id>) or wait for the {self.idle_ttl:g}s idle TTL"
-                    )
+                self._make_room_locked()
                 ep = self._episodes[env_id] = Episode(self.snapshots(), clock=self.clock)
+                if self.custodian is not None:
+                    self.custodian.opened(env_id)
             else:
                 ep.last_used = self.clock()
             return ep
 
+    def _make_room_locked(self) -> None:
+        self._evict_locked()
+        if len(self._episodes) >= self.max_sessions:
+            raise StoreFull(
+                f"env session store is full ({self.max_sessions} live sessions); release finished "
+                f"sessions (DELETE /admin/sessions/<id>) or wait for the {self.idle_ttl:g}s idle TTL"
+            )
+
     def release(self, env_id: str) -> bool:
         with self._lock:
             ep = self._episodes.pop(env_id, None)
+            known = self.custodian.closed(env_id) if self.custodian is not None else False
         if ep is None:
-            return False
+            return known
         self._close(ep)
         return True
 
@@ -166,6 +205,8 @@ class SessionStore:
         stale = [k for k, ep in self._episodes.items() if now - ep.last_used > self.idle_ttl]
         for k in stale:
             self._close(self._episodes.pop(k))
+            if self.custodian is not None:
+                self.custodian.closed(k)
         return len(stale)
 
     def __len__(self) -> int:

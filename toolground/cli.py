@@ -15,6 +15,7 @@ from toolground.errors import UsageError
 
 COMMANDS = (
     "toolground.cmd_serve",
+    "toolground.cmd_gateway",
     "toolground.cmd_snapshot",
     "toolground.cmd_score",
     "toolground.cmd_reward_serve",

@@ -10,6 +10,9 @@ from pathlib import Path
 from servers.binding import load_tasks
 from servers.registry import UnknownDomain, parse_domains
 from servers.runtime import Environment
+from servers.scale.owner import parse_shard
+from servers.scale.shard import ShardCustodian, mint_mcp_session_ids
+from servers.scale.sockets import serve_on, unix_listener
 from servers.serve import MCP_PATH, SSE_PATH, build_http_app, is_loopback, run_stdio
 from state import SCALES
 from toolground.errors import UsageError
@@ -52,32 +55,49 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help='coerce arguments of the wrong JSON type ("5" or true for a number) instead of refusing them',
     )
+    scale = p.add_argument_group("scaling out (docs/scale-out.md)")
+    scale.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="shard processes, each owning the env sessions that hash to it, behind --gateways (default 1: one process)",
+    )
+    scale.add_argument(
+        "--gateways",
+        type=int,
+        default=2,
+        help="gateway processes forwarding to the shards (with --workers > 1)",
+    )
+    scale.add_argument(
+        "--ray", action="store_true", help="run the shards as named Ray actors (pip install toolground[ray])"
+    )
+    scale.add_argument("--ray-address", help="join this Ray cluster (default: start a local one)")
+    scale.add_argument(
+        "--run-dir",
+        type=Path,
+        help="where the shards keep their sockets and journals (default: a new temp folder)",
+    )
+    scale.add_argument(
+        "--shard", help="run as shard INDEX/COUNT of a scaled-out server (what --workers starts)"
+    )
+    scale.add_argument("--uds", type=Path, help="listen on this Unix socket instead of --host/--port")
+    scale.add_argument(
+        "--journal", type=Path, help="a shard's record of its sessions, read back after a restart"
+    )
     p.set_defaults(run=serve)
 
 
 def serve(args: argparse.Namespace) -> int:
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be 1-65535, got {args.port}")
-    if args.max_sessions < 1 or args.idle_ttl <= 0:
-        raise UsageError("--max-sessions must be >= 1 and --idle-ttl > 0")
-    if args.transport == "http" and not is_loopback(args.host) and not args.admin_token:
-        raise UsageError(
-            f"binding {args.host} exposes the /admin API beyond this machine; set --admin-token or TOOLGROUND_ADMIN_TOKEN"
-        )
+    _check(args)
     try:
         domains = parse_domains(args.domains)
     except UnknownDomain as exc:
         raise UsageError(str(exc)) from None
-    tasks = None
-    if args.tasks is not None:
-        if args.transport != "http":
-            raise UsageError(
-                "--tasks binds sessions by the X-Env-Task HTTP header, so it needs --transport http"
-            )
-        try:
-            tasks = load_tasks(args.tasks)
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"--tasks: {exc}") from None
+    tasks = _tasks(args)
+    if args.workers > 1 or args.ray:
+        from toolground.cmd_scale import serve_scaled
+
+        return serve_scaled(args, domains)
     env = Environment(
         domains,
         seed=args.seed,
@@ -86,18 +106,20 @@ def serve(args: argparse.Namespace) -> int:
         idle_ttl=args.idle_ttl,
         lax_arguments=args.lax_arguments,
     )
-    print(
-        f"building snapshots for {', '.join(d.name for d in domains)} (seed {args.seed}, {args.scale}) ...",
-        file=sys.stderr,
-        flush=True,
-    )
-    for name, snap in env.snapshots().items():
-        print(f"  {name:<14} {snap.sha256[:16]}  {snap.size / 1e6:.1f} MB", file=sys.stderr)
+    shard = _as_shard(args, env)
+    if shard is None:
+        print(
+            f"building snapshots for {', '.join(d.name for d in domains)} (seed {args.seed}, {args.scale}) ...",
+            file=sys.stderr,
+            flush=True,
+        )
+    snapshots = env.snapshots()
+    if shard is None:
+        for name, snap in snapshots.items():
+            print(f"  {name:<14} {snap.sha256[:16]}  {snap.size / 1e6:.1f} MB", file=sys.stderr)
     if args.transport == "stdio":
         run_stdio(env)
         return 0
-    import uvicorn
-
     app = build_http_app(
         env,
         admin_token=args.admin_token,
@@ -105,24 +127,82 @@ def serve(args: argparse.Namespace) -> int:
         stateless=args.stateless,
         lean=not args.full_stack,
         tasks=tasks,
+        health_extra=shard.describe if shard is not None else None,
     )
     io = fast_io()
-    if tasks:
-        served = {d.name for d in domains}
-        unserved = sorted({d for t in tasks.values() for d in t.domains} - served)
-        if unserved:
-            print(
-                f"warning: some of the {len(tasks)} tasks need domains not served here ({', '.join(unserved)}); "
-                "binding them will be refused",
-                file=sys.stderr,
-            )
-    base = f"http://{args.host}:{args.port}"
-    print(
-        f"MCP endpoint: {base}{MCP_PATH}  ({len(env.visible_tools())} tools; "
-        f"{'full stack' if args.full_stack else 'lean path'}, {io['loop']} + {io['http']}); SSE: {base}{SSE_PATH}"
-        + (f"; {len(tasks)} tasks for X-Env-Task" if tasks is not None else ""),
-        file=sys.stderr,
-        flush=True,
-    )
+    if args.uds is not None:
+        serve_on(app, unix_listener(args.uds), **io)
+        return 0
+    if tasks and shard is None:
+        _warn_unserved(tasks, domains)
+    if shard is None:
+        base = f"http://{args.host}:{args.port}"
+        print(
+            f"MCP endpoint: {base}{MCP_PATH}  ({len(env.visible_tools())} tools; "
+            f"{'full stack' if args.full_stack else 'lean path'}, {io['loop']} + {io['http']}); SSE: {base}{SSE_PATH}"
+            + (f"; {len(tasks)} tasks for X-Env-Task" if tasks is not None else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+    import uvicorn
+
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **io)
     return 0
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be 1-65535, got {args.port}")
+    if args.max_sessions < 1 or args.idle_ttl <= 0:
+        raise UsageError("--max-sessions must be >= 1 and --idle-ttl > 0")
+    if args.transport == "http" and not is_loopback(args.host) and not args.admin_token:
+        raise UsageError(
+            f"binding {args.host} exposes the /admin API beyond this machine; set --admin-token or TOOLGROUND_ADMIN_TOKEN"
+        )
+    if args.workers < 1 or args.gateways < 1:
+        raise UsageError(f"--workers and --gateways must be >= 1, got {args.workers} and {args.gateways}")
+    scaled = args.workers > 1 or args.ray
+    if scaled and args.transport != "http":
+        raise UsageError("--workers and --ray serve over HTTP; stdio is one process by nature")
+    if scaled and args.shard:
+        raise UsageError("--shard runs one shard; --workers/--ray start the shards themselves")
+    if args.ray_address and not args.ray:
+        raise UsageError("--ray-address needs --ray")
+    if (args.journal or args.uds) and not args.shard:
+        raise UsageError("--journal and --uds are a shard's settings: use them with --shard INDEX/COUNT")
+
+
+def _tasks(args: argparse.Namespace) -> dict | None:
+    if args.tasks is None:
+        return None
+    if args.transport != "http":
+        raise UsageError("--tasks binds sessions by the X-Env-Task HTTP header, so it needs --transport http")
+    try:
+        return load_tasks(args.tasks)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--tasks: {exc}") from None
+
+
+def _as_shard(args: argparse.Namespace, env: Environment) -> ShardCustodian | None:
+    """With ``--shard K/N``: hold only the sessions shard K owns, and mint MCP session ids naming it."""
+    if not args.shard:
+        return None
+    try:
+        index, count = parse_shard(args.shard)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    custodian = ShardCustodian(index, count, args.journal)
+    env.store.custodian = custodian
+    mint_mcp_session_ids(index)
+    return custodian
+
+
+def _warn_unserved(tasks: dict, domains: list) -> None:
+    served = {d.name for d in domains}
+    unserved = sorted({d for t in tasks.values() for d in t.domains} - served)
+    if unserved:
+        print(
+            f"warning: some of the {len(tasks)} tasks need domains not served here ({', '.join(unserved)}); "
+            "binding them will be refused",
+            file=sys.stderr,
+        )

@@ -1,0 +1,47 @@
+"""``toolground gateway``: a stateless front end forwarding each request to the shard that owns it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from servers.scale.gateway import Gateway
+from servers.scale.sockets import inherited_listener, serve_on
+from toolground.errors import UsageError
+from toolground.io_stack import fast_io
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("gateway", help="forward MCP and /admin requests to the shards of a scaled-out server")
+    p.add_argument(
+        "--shards",
+        required=True,
+        help="comma list of shard addresses in shard order (http://HOST:PORT or unix:/PATH); "
+        "shard i must be started with --shard i/COUNT",
+    )
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--fd", type=int, help="serve on this inherited listening socket (what serve --workers passes)"
+    )
+    p.add_argument("--index", type=int, default=0, help="this gateway's number, sent as X-Toolground-Gateway")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    shards = [s.strip() for s in args.shards.split(",") if s.strip()]
+    try:
+        app = Gateway(shards, index=args.index)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    io = fast_io()
+    if args.fd is not None:
+        serve_on(app, inherited_listener(args.fd), **io)
+        return 0
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be 1-65535, got {args.port}")
+    import uvicorn
+
+    print(f"gateway on http://{args.host}:{args.port} for {len(shards)} shards", file=sys.stderr, flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_keep_alive=75, **io)
+    return 0
