@@ -30,6 +30,9 @@ ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
 VALID_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
 STDIO_SESSION = "stdio"
+# A shard of a scaled-out server names itself in the ids of handshake-era sessions
+# (servers.scale.shard.mint_mcp_session_ids), so that a gateway sends them back to it.
+SESSION_TAG = [""]
 
 
 class NoEnvSession(McpToolError):
@@ -76,7 +79,10 @@ def env_session_id() -> str:
     if request is None:
         return STDIO_SESSION
     if not ctx._is_modern_protocol() and ctx.session_id:
-        return "mcp:" + ctx.session_id
+        sid = ctx.session_id
+        if SESSION_TAG[0] and not sid.startswith(SESSION_TAG[0]):  # an SSE connection's own uuid
+            sid = SESSION_TAG[0] + sid.replace("-", "")
+        return "mcp:" + sid
     raise NoEnvSession(
         "no env session: send an X-Env-Session header, add ?env_session=<id> to the URL, "
         "or put env_session in the request _meta (a handshake-era client's Mcp-Session-Id also works)"

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastmcp import Client
-from fastmcp.client.transports import StreamableHttpTransport
+from fastmcp.client.transports import SSETransport, StreamableHttpTransport
 
 from servers.runtime import Environment
 from servers.scale.owner import owner, parse_shard, session_id_minter
@@ -299,3 +299,26 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
     except OSError:
         return False
+
+
+def test_sse_clients_through_the_gateways_keep_private_sessions(cluster):
+    account = {"account": "ACC-000001"}
+
+    async def run():
+        async with Client(SSETransport(cluster + "/sse")) as a, Client(SSETransport(cluster + "/sse")) as b:
+            start = (await a.call_tool("banking_get_balance", account)).structured_content["balance"]
+            await a.call_tool("banking_deposit", {**account, "amount": 40})
+            seen_a = (await a.call_tool("banking_get_balance", account)).structured_content["balance"]
+            seen_b = (await b.call_tool("banking_get_balance", account)).structured_content["balance"]
+        async with Client(SSETransport(cluster + "/sse", headers={"X-Env-Session": "sse-named"})) as c:
+            await c.call_tool("banking_deposit", {**account, "amount": 2})
+        return start, seen_a, seen_b
+
+    start, seen_a, seen_b = asyncio.run(run())
+    assert round(seen_a - start, 2) == 40 and seen_b == start
+    with httpx.Client(base_url=cluster) as admin:
+        assert admin.get("/admin/sessions/sse-named/state").json()["calls"] == 1
+        sse_ids = [i for i in admin.get("/admin/sessions").json()["ids"] if i.startswith("mcp:shard")]
+        assert len(sse_ids) >= 2
+        for sid in sse_ids:  # each names the shard holding it, and the gateway finds it there
+            assert admin.get(f"/admin/sessions/{sid}/state").status_code == 200

@@ -31,6 +31,11 @@ SHARD_QUERY = "tg_shard"  # added to an SSE stream's message endpoint: which sha
 _SESSION_ROUTE = re.compile(r"^/admin/sessions/(?P<sid>.+?)(?P<op>/(?:state|diff|reset|bind))?$")
 _SUFFIX_METHODS = {"/state": "GET", "/diff": "GET", "/reset": "POST", "/bind": "POST"}
 _JSON = [(b"content-type", b"application/json")]
+# hop-by-hop headers, and the framing the gateway redoes: the body is already read whole, so an
+# ``Expect: 100-continue`` must not make the shard send an interim answer
+_NOT_FORWARDED = frozenset(
+    {b"connection", b"keep-alive", b"transfer-encoding", b"content-length", b"te", b"upgrade", b"expect"}
+)
 LOST_SESSION_CODE = -32001  # JSON-RPC error code of a call whose shard is not answering
 
 
@@ -220,14 +225,7 @@ def _head(scope: Scope, length: int, *, path: bytes | None = None, method: bytes
         target += b"?" + scope["query_string"]
     lines = [(method or scope["method"].encode()) + b" " + target + b" HTTP/1.1"]
     for k, v in scope["headers"]:
-        if k not in (
-            b"connection",
-            b"keep-alive",
-            b"transfer-encoding",
-            b"content-length",
-            b"te",
-            b"upgrade",
-        ):
+        if k not in _NOT_FORWARDED:
             lines.append(k + b": " + v)
     lines.append(b"content-length: " + str(length).encode())
     return b"\r\n".join(lines) + b"\r\n\r\n"

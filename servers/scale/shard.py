@@ -129,10 +129,14 @@ def mint_mcp_session_ids(index: int) -> None:
     The SDK's session manager draws them from ``uuid4().hex`` and offers no hook, so its module's
     ``uuid4`` is replaced by one whose ``hex`` is ``shard<index>.<32 hex>``; a gateway then sends
     every later request of that MCP session back here (``tests/test_scale_out.py`` drives an mcp
-    1.x client through two gateways to prove it)."""
+    1.x client through two gateways to prove it). An SSE connection's session id is a uuid the
+    SDK makes elsewhere; its env-session id is tagged the same way where it is formed."""
     from mcp.server import streamable_http_manager
 
+    from servers import mcp_server
+
     mint = session_id_minter(index)
+    mcp_server.SESSION_TAG[0] = mint().split(".", 1)[0] + "."  # SSE sessions: their uuid, tagged
 
     class _ShardUuid:
         def __init__(self) -> None:
