@@ -278,12 +278,16 @@ def test_scaled_serve_refuses_bad_layouts(tmp_path):
     assert out.returncode == 2 and "http://HOST:PORT or unix:/PATH" in out.stderr
 
 
-def test_stopping_the_supervisor_stops_every_process(tmp_path, cache):
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_stopping_the_supervisor_stops_every_process(tmp_path, cache, how):
     port_dir = tmp_path / "run"
     with running_server(cache, *CLUSTER, "--run-dir", str(port_dir), timeout=120):
         layout = json.loads((port_dir / "layout.json").read_text())
         pids = list(layout["pids"].values())
         assert len(pids) == 6
+        if how == "SIGKILL":  # no chance to clean up: the children's parent-death signal must do it
+            supervisor = int(Path(f"/proc/{pids[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            os.kill(supervisor, signal.SIGKILL)
     deadline = time.monotonic() + 15
     while any(_alive(p) for p in pids):
         assert time.monotonic() < deadline, [p for p in pids if _alive(p)]

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from servers.scale.gateway import Gateway
-from servers.scale.sockets import inherited_listener, serve_on
+from servers.scale.sockets import KEEP_ALIVE, inherited_listener, serve_on
 from toolground.errors import UsageError
 from toolground.io_stack import fast_io
 
@@ -43,5 +43,14 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     print(f"gateway on http://{args.host}:{args.port} for {len(shards)} shards", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_keep_alive=75, **io)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE,
+        access_log=False,
+        proxy_headers=False,
+        **io,
+    )
     return 0

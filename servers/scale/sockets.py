@@ -34,5 +34,7 @@ def serve_on(app: Any, sock: socket.socket, *, log_level: str = "warning", **io:
     """uvicorn on ``sock``; ``io`` picks its loop and HTTP parser (``loop=``, ``http=``)."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level=log_level, timeout_keep_alive=KEEP_ALIVE, **io)
+    config = uvicorn.Config(
+        app, log_level=log_level, timeout_keep_alive=KEEP_ALIVE, access_log=False, proxy_headers=False, **io
+    )
     uvicorn.Server(config).run(sockets=[sock])
