@@ -223,9 +223,14 @@ def test_a_shard_reached_directly_refuses_ids_it_does_not_own(cluster):
 
 
 def test_killing_a_shard_fails_only_its_sessions_with_errors_that_name_them(tmp_path, cache):
-    with running_server(cache, *CLUSTER, "--run-dir", str(tmp_path / "run"), timeout=120) as base:
+    token = {"Authorization": "Bearer k1ll"}
+    args = (*CLUSTER, "--run-dir", str(tmp_path / "run"), "--admin-token", "k1ll")
+    with running_server(cache, *args, timeout=120) as base:
         sids = [f"k-{i}" for i in range(24)]
-        with httpx.Client(timeout=30) as client:
+        refused = httpx.get(base + "/admin/sessions")  # the shards check the token; the gateway passes it on
+        assert refused.status_code == 401 and "Bearer" in refused.json()["error"]
+        assert httpx.get(f"{base}/admin/sessions/{sids[0]}/state").status_code == 401
+        with httpx.Client(timeout=30, headers=token) as client:
 
             def call(sid, name="banking_deposit", args=None):
                 body, headers = rpc(name, args or {"account": "ACC-000003", "amount": 2}, sid)
@@ -233,7 +238,6 @@ def test_killing_a_shard_fails_only_its_sessions_with_errors_that_name_them(tmp_
 
             for sid in sids:
                 assert "result" in call(sid)
-            victim = health_pid = None
             health = client.get(base + "/health").json()
             victim, health_pid = 1, health["shards"][1]["shard"]["pid"]
             os.kill(health_pid, signal.SIGKILL)
