@@ -16,6 +16,12 @@ VERL_FIND_LINKS = $(shell $(PYTHON) -m pip config get global.find-links 2>/dev/n
 # (a local CPU torch wheel) is passed on.
 TRAIN = .venv-train
 TRAIN_FIND_LINKS = $(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null)
+# Ray 2.60 (toolground's ray extra) for tests/test_scale_ray.py, which drives `serve --ray` from a
+# script run here; httpx and pytest because that script reuses the scale-out tests' helpers. uv like
+# the others' (~25 s cold), compiling bytecode (+~25 s) as pip would: a `serve --ray` starts ~14
+# Python processes, and without .pyc files (PYTHONDONTWRITEBYTECODE) each one compiles Ray and
+# fastmcp from source, which took the test's cluster start from ~35 s to ~100 s.
+RAY = .venv-ray
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,13 +50,20 @@ $(TRAIN)/.installed: pyproject.toml
 		'torch==2.13.0' -e '.[train,export]'
 	touch $@
 
+$(RAY)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(RAY)
+	echo '*' > $(RAY)/.gitignore
+	$(RAY)/bin/pip install -q 'uv==0.13.9'
+	$(RAY)/bin/uv pip install -q --compile-bytecode --python $(RAY)/bin/python -e '.[ray]' 'httpx==0.28.1' 'pytest==9.2.0'
+	touch $@
+
 .PHONY: install serve test lint format
 install: $(BIN)/.installed
 
 serve: install
 	$(BIN)/toolground serve --domains all
 
-test: install $(MCP1)/.installed $(VERL)/.installed $(TRAIN)/.installed
+test: install $(MCP1)/.installed $(VERL)/.installed $(TRAIN)/.installed $(RAY)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -n 2

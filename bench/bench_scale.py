@@ -71,8 +71,12 @@ def cluster(shards: int, gateways: int, *, ray: bool) -> Iterator[tuple[int, lis
     run_dir = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     if ray:
         from servers.scale.on_ray import RayCluster
+        from toolground.cmd_serve import shard_app
+        from toolground.io_stack import fast_io
 
-        c = RayCluster(shards, gateways, "127.0.0.1", port, SERVE_ARGS, run_dir)
+        c = RayCluster(
+            shards, gateways, "127.0.0.1", port, SERVE_ARGS, run_dir, build=shard_app, io=fast_io()
+        )
     else:
         c = LocalCluster(shards, gateways, "127.0.0.1", port, SERVE_ARGS, run_dir)
     c.start()

@@ -5,7 +5,7 @@ Routes: ``POST /score`` ``{"task", "trajectory", "config"?}``; ``POST /score/bat
 GRPO group can send its task once in ``tasks`` and point at it by index); ``POST /openrlhf`` in
 OpenRLHF's shape ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores", "extra_logs"}``
 (preset from ``?preset=``; ``?credit=1`` adds the ``calls_<label>`` counts to ``extra_logs``);
-``GET /health``. Every result of ``/score`` and ``/score/batch`` carries its details, the per-call
+``GET /health`` (with the answering process's ``pid``). Every result of ``/score`` and ``/score/batch`` carries its details, the per-call
 credit labels included (``details["calls"]``, ``"label_counts"``, ``"harm_checked"``).
 
 Bad input is always a JSON 4xx ``{"error": "...", "detail": [{"loc", "msg"}]}``: 400 for bytes that
@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 from typing import Any
 
 import anyio
@@ -263,6 +264,7 @@ class RewardService:
                 "default_preset": self.default.preset,
                 "presets": {name: cfg.model_dump() for name, cfg in PRESETS.items()},
                 "max_body_bytes": self.max_body,
+                "pid": os.getpid(),  # which worker process answered (reward-serve --workers N, Ray replicas)
             }
         )
 

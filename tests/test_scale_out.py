@@ -131,11 +131,22 @@ def test_256_concurrent_sessions_through_two_gateways_match_their_serial_replay(
             gateways[r.headers["x-toolground-gateway"]] += 1
 
     async def run() -> None:
-        limits = httpx.Limits(
-            max_connections=64, max_keepalive_connections=0
-        )  # new connections: both gateways
-        async with httpx.AsyncClient(limits=limits, timeout=60) as client:
-            await asyncio.gather(*(drive(client, sid, calls) for sid, calls in plans.items()))
+        # 8 pools of 8 connections: one pool of 64 costs httpx ~20 ms of CPU per request, so the
+        # client, not the servers, would set the pace. Half the pools open a connection per request,
+        # so the kernel hands connections to both gateways however busy either is.
+        clients = [
+            httpx.AsyncClient(
+                limits=httpx.Limits(max_connections=8, max_keepalive_connections=8 * (i % 2)), timeout=60
+            )
+            for i in range(8)
+        ]
+        try:
+            await asyncio.gather(
+                *(drive(clients[i % 8], sid, plan) for i, (sid, plan) in enumerate(plans.items()))
+            )
+        finally:
+            for client in clients:
+                await client.aclose()
 
     asyncio.run(run())
     assert set(gateways) == {"0", "1"}, gateways

@@ -13,29 +13,36 @@ import sys
 
 from toolground.errors import UsageError
 
-COMMANDS = (
-    "toolground.cmd_serve",
-    "toolground.cmd_gateway",
-    "toolground.cmd_snapshot",
-    "toolground.cmd_score",
-    "toolground.cmd_reward_serve",
-    "toolground.cmd_generate",
-    "toolground.cmd_report",
-    "toolground.cmd_eval",
-    "toolground.cmd_verl_tools",
-)
+COMMANDS = {  # name -> the module that registers it
+    "serve": "toolground.cmd_serve",
+    "gateway": "toolground.cmd_gateway",
+    "snapshot": "toolground.cmd_snapshot",
+    "score": "toolground.cmd_score",
+    "reward-serve": "toolground.cmd_reward_serve",
+    "generate": "toolground.cmd_generate",
+    "report": "toolground.cmd_report",
+    "eval": "toolground.cmd_eval",
+    "verl-tools": "toolground.cmd_verl_tools",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand's parser, or only the one named ``only``.
+
+    Importing a subcommand imports what it runs (fastmcp, the domains...). A gateway or a reward
+    worker that ``serve --workers`` starts and restarts should not pay for all of them: with
+    ``only``, its start-up takes a fraction of the time."""
     parser = argparse.ArgumentParser(prog="toolground", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMANDS:
-        importlib.import_module(module).register(sub)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    given = sys.argv[1:] if argv is None else argv
+    parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)

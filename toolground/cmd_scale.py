@@ -52,6 +52,8 @@ def serve_scaled(args: argparse.Namespace, domains: list) -> int:
     serve_args = shard_arguments(args, shards)
     if args.ray:
         from servers.scale.on_ray import RayCluster
+        from toolground.cmd_serve import shard_app
+        from toolground.io_stack import fast_io
 
         cluster = RayCluster(
             shards,
@@ -62,6 +64,8 @@ def serve_scaled(args: argparse.Namespace, domains: list) -> int:
             run_dir,
             env=env,
             address=args.ray_address,
+            build=shard_app,
+            io=fast_io(),
         )
     else:
         from servers.scale.local import LocalCluster

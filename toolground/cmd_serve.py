@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from servers.binding import load_tasks
 from servers.registry import UnknownDomain, parse_domains
@@ -69,7 +71,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="gateway processes forwarding to the shards (with --workers > 1)",
     )
     scale.add_argument(
-        "--ray", action="store_true", help="run the shards as named Ray actors (pip install toolground[ray])"
+        "--ray",
+        action="store_true",
+        help="run the shards as named Ray actors (pip install 'toolground[ray]')",
     )
     scale.add_argument("--ray-address", help="join this Ray cluster (default: start a local one)")
     scale.add_argument(
@@ -89,23 +93,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     _check(args)
-    try:
-        domains = parse_domains(args.domains)
-    except UnknownDomain as exc:
-        raise UsageError(str(exc)) from None
+    domains = _domains(args)
     tasks = _tasks(args)
     if args.workers > 1 or args.ray:
         from toolground.cmd_scale import serve_scaled
 
         return serve_scaled(args, domains)
-    env = Environment(
-        domains,
-        seed=args.seed,
-        scale=args.scale,
-        max_sessions=args.max_sessions,
-        idle_ttl=args.idle_ttl,
-        lax_arguments=args.lax_arguments,
-    )
+    env = _environment(args, domains)
     shard = _as_shard(args, env)
     if shard is None:
         print(
@@ -120,15 +114,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.transport == "stdio":
         run_stdio(env)
         return 0
-    app = build_http_app(
-        env,
-        admin_token=args.admin_token,
-        allowed_hosts=args.allowed_host,
-        stateless=args.stateless,
-        lean=not args.full_stack,
-        tasks=tasks,
-        health_extra=shard.describe if shard is not None else None,
-    )
+    app = _http_app(args, env, tasks, shard)
     io = fast_io()
     if args.uds is not None:
         serve_on(app, unix_listener(args.uds), **io)
@@ -150,6 +136,57 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def shard_app(argv: list[str]) -> Any:
+    """The ASGI app ``toolground serve ARGV`` would serve, ARGV naming a ``--shard``; built, not served.
+
+    A Ray shard actor (:mod:`servers.scale.on_ray`) serves it on a socket of its own. Building it from
+    the same arguments, through the same checks and steps as the ``--shard`` process that
+    ``--workers`` starts, keeps the two engines' shards one and the same server. UsageError as the
+    command line would report it."""
+    parser = argparse.ArgumentParser(prog="toolground")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["serve", *argv])
+    _check(args)
+    if not args.shard or args.transport != "http":
+        raise UsageError("a shard app is served over HTTP and needs --shard INDEX/COUNT")
+    env = _environment(args, _domains(args))
+    shard = _as_shard(args, env)
+    env.snapshots()
+    return _http_app(args, env, _tasks(args), shard)
+
+
+def _domains(args: argparse.Namespace) -> list:
+    try:
+        return parse_domains(args.domains)
+    except UnknownDomain as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _environment(args: argparse.Namespace, domains: list) -> Environment:
+    return Environment(
+        domains,
+        seed=args.seed,
+        scale=args.scale,
+        max_sessions=args.max_sessions,
+        idle_ttl=args.idle_ttl,
+        lax_arguments=args.lax_arguments,
+    )
+
+
+def _http_app(
+    args: argparse.Namespace, env: Environment, tasks: dict | None, shard: ShardCustodian | None
+) -> Any:
+    return build_http_app(
+        env,
+        admin_token=args.admin_token,
+        allowed_hosts=args.allowed_host,
+        stateless=args.stateless,
+        lean=not args.full_stack,
+        tasks=tasks,
+        health_extra=shard.describe if shard is not None else None,
+    )
+
+
 def _check(args: argparse.Namespace) -> None:
     if not 0 < args.port < 65536:
         raise UsageError(f"--port must be 1-65535, got {args.port}")
@@ -168,6 +205,8 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--shard runs one shard; --workers/--ray start the shards themselves")
     if args.ray_address and not args.ray:
         raise UsageError("--ray-address needs --ray")
+    if args.ray and importlib.util.find_spec("ray") is None:
+        raise UsageError("--ray needs Ray, an optional extra: pip install 'toolground[ray]'")
     if (args.journal or args.uds) and not args.shard:
         raise UsageError("--journal and --uds are a shard's settings: use them with --shard INDEX/COUNT")
 

@@ -6,6 +6,9 @@ gateways on one listening socket they share (the kernel hands each new connectio
 It then watches: a shard or gateway that exits is started again. A restarted shard comes back
 empty; its journal makes it answer calls for the sessions it held with "this session was lost"
 rather than a fresh world under an old name. Ctrl-C or SIGTERM stops everything.
+
+The gateway half (:class:`Supervisor`, :func:`start_gateways`) is shared with
+:mod:`servers.scale.on_ray`, whose shards are Ray actors but whose gateways are these processes.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 READY_TIMEOUT = 600.0  # a shard loading every domain's snapshot from the cache takes ~2-5 s
 RESTART_LIMIT = 5  # restarts within RESTART_WINDOW before a child is given up on
 RESTART_WINDOW = 60.0
+TOOLGROUND = [sys.executable, "-m", "toolground"]
 
 
 @dataclass
@@ -47,106 +52,48 @@ class Child:
 
 
 @dataclass
-class LocalCluster:
-    """Shards and gateways as child processes of this one."""
+class Supervisor:
+    """Child processes started together, each started again when it exits, stopped together."""
 
-    shards: int
-    gateways: int
-    host: str
-    port: int
-    serve_args: list[str]  # what every shard gets: domains, seed, scale, limits, flags
-    run_dir: Path
-    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    env: dict[str, str]
     children: list[Child] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
-    def shard_address(self, k: int) -> str:
-        return f"unix:{self.run_dir / f'shard-{k}.sock'}"
+    def start(self, child: Child) -> None:
+        self.children.append(child)
+        child.start(self.env)
 
-    def start(self) -> None:
-        """Every shard up and answering, then the gateways; raises RuntimeError naming what failed."""
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "toolground"]
-        for k in range(self.shards):
-            sock = self.run_dir / f"shard-{k}.sock"
-            argv = [*cmd, "serve", *self.serve_args, "--shard", f"{k}/{self.shards}", "--uds", str(sock)]
-            argv += ["--journal", str(self.run_dir / f"shard-{k}.journal")]
-            self.children.append(Child(f"shard {k}", argv))
-        for child in self.children:
-            child.start(self.env)
-        self._wait_ready()
-        listener = self._listen()
-        shards = ",".join(self.shard_address(k) for k in range(self.shards))
-        for g in range(self.gateways):
-            argv = [*cmd, "gateway", "--shards", shards, "--fd", str(listener.fileno()), "--index", str(g)]
-            child = Child(f"gateway {g}", argv, pass_fds=(listener.fileno(),))
-            child.start(self.env)
-            self.children.append(child)
-        self._listener = listener
-        (self.run_dir / "layout.json").write_text(json.dumps(self.describe(), indent=2))
-
-    def describe(self) -> dict:
-        return {
-            "endpoint": f"http://{self.host}:{self.port}",
-            "shards": [self.shard_address(k) for k in range(self.shards)],
-            "pids": {c.name: c.proc.pid if c.proc else None for c in self.children},
-        }
-
-    def _listen(self) -> socket.socket:
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((self.host, self.port))
-        except OSError as exc:
-            self.stop()
-            raise RuntimeError(f"cannot listen on {self.host}:{self.port}: {exc.strerror}") from None
-        sock.listen(2048)
-        sock.set_inheritable(True)
-        return sock
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT
-        waiting = {k: self.run_dir / f"shard-{k}.sock" for k in range(self.shards)}
-        while waiting:
-            for k, path in list(waiting.items()):
-                if self.children[k].exited() is not None:
-                    self.stop()
-                    raise RuntimeError(
-                        f"shard {k} exited with status {self.children[k].exited()} while starting"
-                    )
-                if path.exists() and _answers(path):
-                    del waiting[k]
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"shards {sorted(waiting)} did not answer within {READY_TIMEOUT:g} s")
-            time.sleep(0.05)
+    def pids(self) -> dict[str, int | None]:
+        return {c.name: c.proc.pid if c.proc else None for c in self.children}
 
     def watch(self, poll: float = 0.25) -> None:
         """Restart children that exit, until :meth:`stop` (or a signal) ends it."""
         while not self._stop.wait(poll):
             for child in self.children:
                 status = child.exited()
-                if status is None or child.given_up:
-                    continue
-                now = time.monotonic()
-                child.restarts = [t for t in child.restarts if now - t < RESTART_WINDOW] + [now]
-                if len(child.restarts) > RESTART_LIMIT:
-                    child.given_up = True
-                    print(
-                        f"toolground: {child.name} keeps exiting (status {status}); not restarting it",
-                        file=sys.stderr,
-                    )
-                    continue
-                lost = " its sessions are lost," if child.name.startswith("shard") else ""
-                print(
-                    f"toolground: {child.name} exited (status {status});{lost} restarting it",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                child.start(self.env)
+                if status is not None and not child.given_up and not self._stop.is_set():
+                    self._restart(child, status)  # (a stop from a signal handler can land mid-loop)
+
+    def _restart(self, child: Child, status: int) -> None:
+        now = time.monotonic()
+        child.restarts = [t for t in child.restarts if now - t < RESTART_WINDOW] + [now]
+        if len(child.restarts) > RESTART_LIMIT:
+            child.given_up = True
+            print(
+                f"toolground: {child.name} keeps exiting (status {status}); not restarting it",
+                file=sys.stderr,
+            )
+            return
+        lost = " its sessions are lost," if child.name.startswith("shard") else ""
+        print(
+            f"toolground: {child.name} exited (status {status});{lost} restarting it",
+            file=sys.stderr,
+            flush=True,
+        )
+        child.start(self.env)
 
     def stop(self) -> None:
+        """SIGTERM to every child still running, SIGKILL to any not gone within 10 s."""
         self._stop.set()
         running = [c.proc for c in self.children if c.proc is not None and c.proc.poll() is None]
         for proc in running:
@@ -160,21 +107,127 @@ class LocalCluster:
                 proc.wait()
 
 
+def tcp_listener(host: str, port: int, *, inheritable: bool = False) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (0: any free port); OSError if it cannot bind.
+
+    SO_REUSEADDR lets a restarted server take its port back while connections of the one that died
+    are still in TIME_WAIT."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(2048)
+    sock.set_inheritable(inheritable)
+    return sock
+
+
+def start_gateways(
+    supervisor: Supervisor, shard_urls: Sequence[str], host: str, port: int, count: int
+) -> socket.socket:
+    """``count`` gateway processes for these shards, sharing one socket on ``host:port`` (returned).
+
+    RuntimeError naming the address if it cannot be had."""
+    try:
+        listener = tcp_listener(host, port, inheritable=True)
+    except OSError as exc:
+        raise RuntimeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    fd = str(listener.fileno())
+    for g in range(count):
+        argv = [*TOOLGROUND, "gateway", "--shards", ",".join(shard_urls), "--fd", fd, "--index", str(g)]
+        supervisor.start(Child(f"gateway {g}", argv, pass_fds=(listener.fileno(),)))
+    return listener
+
+
+def answers(url: str, timeout: float = 2.0) -> bool:
+    """Whether the server at ``url`` (``unix:/path`` or ``http://host:port``) answers ``GET /health`` with 200."""
+    if url.startswith("unix:"):
+        family, address = socket.AF_UNIX, url[len("unix:") :]
+    else:
+        host, _, port = url.removeprefix("http://").rpartition(":")
+        family, address = socket.AF_INET6 if ":" in host else socket.AF_INET, (host.strip("[]"), int(port))
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(address)
+            s.sendall(b"GET /health HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
+            return s.recv(16).startswith(b"HTTP/1.1 200")
+    except OSError:
+        return False
+
+
+@dataclass
+class LocalCluster:
+    """Shards and gateways as child processes of this one."""
+
+    shards: int
+    gateways: int
+    host: str
+    port: int
+    serve_args: list[str]  # what every shard gets: domains, seed, scale, limits, flags
+    run_dir: Path
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    supervisor: Supervisor = field(init=False)
+    _listener: socket.socket | None = field(default=None, init=False)  # kept open: the gateways' socket
+
+    def __post_init__(self) -> None:
+        self.supervisor = Supervisor(self.env)
+
+    def shard_address(self, k: int) -> str:
+        return f"unix:{self.run_dir / f'shard-{k}.sock'}"
+
+    def start(self) -> None:
+        """Every shard up and answering, then the gateways; raises RuntimeError naming what failed."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        for k in range(self.shards):
+            argv = [*TOOLGROUND, "serve", *self.serve_args, "--shard", f"{k}/{self.shards}"]
+            argv += ["--uds", str(self.run_dir / f"shard-{k}.sock")]
+            argv += ["--journal", str(self.run_dir / f"shard-{k}.journal")]
+            self.supervisor.start(Child(f"shard {k}", argv))
+        try:
+            self._wait_ready()
+            urls = [self.shard_address(k) for k in range(self.shards)]
+            self._listener = start_gateways(self.supervisor, urls, self.host, self.port, self.gateways)
+        except RuntimeError:
+            self.stop()
+            raise
+        (self.run_dir / "layout.json").write_text(json.dumps(self.describe(), indent=2))
+
+    def describe(self) -> dict:
+        return {
+            "endpoint": f"http://{self.host}:{self.port}",
+            "shards": [self.shard_address(k) for k in range(self.shards)],
+            "pids": self.supervisor.pids(),
+        }
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT
+        waiting = set(range(self.shards))
+        while waiting:
+            for k in sorted(waiting):
+                status = self.supervisor.children[k].exited()
+                if status is not None:
+                    raise RuntimeError(f"shard {k} exited with status {status} while starting")
+                if answers(self.shard_address(k)):
+                    waiting.discard(k)
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"shards {sorted(waiting)} did not answer within {READY_TIMEOUT:g} s")
+            time.sleep(0.05)
+
+    def watch(self, poll: float = 0.25) -> None:
+        """Restart shards and gateways that exit, until :meth:`stop` (or a signal) ends it."""
+        self.supervisor.watch(poll)
+
+    def stop(self) -> None:
+        self.supervisor.stop()
+
+
 def _die_with_parent() -> None:
     """In the child: SIGTERM it when the supervisor dies, however it dies (Linux only)."""
     if sys.platform.startswith("linux"):
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _answers(path: Path) -> bool:
-    """Whether the shard behind this Unix socket answers ``GET /health`` with 200."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.settimeout(2)
-            s.connect(str(path))
-            s.sendall(b"GET /health HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
-            return s.recv(16).startswith(b"HTTP/1.1 200")
-    except OSError:
-        return False
