@@ -339,7 +339,7 @@ def test_an_unknown_harness_is_named_with_the_allowed_ones():
 # -- export ---------------------------------------------------------------------------------------
 @pytest.fixture
 def our_commands(monkeypatch, snapshot_cache):
-    monkeypatch.setattr(cli, "COMMANDS", ("toolground.cmd_generate",))
+    monkeypatch.setattr(cli, "COMMANDS", {"generate": "toolground.cmd_generate"})
     monkeypatch.setenv("TOOLGROUND_CACHE", str(Path(snapshot_cache.root).parent))
 
 

@@ -22,7 +22,9 @@ DOMAINS = ",".join(available())
 
 @pytest.fixture(autouse=True)
 def only_our_commands(monkeypatch, snapshot_cache):
-    monkeypatch.setattr(cli, "COMMANDS", ("toolground.cmd_generate", "toolground.cmd_report"))
+    monkeypatch.setattr(
+        cli, "COMMANDS", {"generate": "toolground.cmd_generate", "report": "toolground.cmd_report"}
+    )
     monkeypatch.setenv("TOOLGROUND_CACHE", str(Path(snapshot_cache.root).parent))
 
 
@@ -51,7 +53,9 @@ def _files(folder: Path) -> dict[str, bytes]:
 def dataset(tmp_path_factory, snapshot_cache):
     out = tmp_path_factory.mktemp("ds") / "out"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cli, "COMMANDS", ("toolground.cmd_generate", "toolground.cmd_report"))
+        mp.setattr(
+            cli, "COMMANDS", {"generate": "toolground.cmd_generate", "report": "toolground.cmd_report"}
+        )
         mp.setenv("TOOLGROUND_CACHE", str(Path(snapshot_cache.root).parent))
         assert _generate(out, "--format", "jsonl,parquet,hf") == 0
     return out

@@ -49,7 +49,7 @@ def endpoint(request):
 
 def test_paraphrase_is_kept_only_when_values_survive(endpoint, tmp_path, monkeypatch, snapshot_cache, capsys):
     mode, url = endpoint
-    monkeypatch.setattr(cli, "COMMANDS", ("toolground.cmd_generate",))
+    monkeypatch.setattr(cli, "COMMANDS", {"generate": "toolground.cmd_generate"})
     monkeypatch.setenv("TOOLGROUND_CACHE", str(Path(snapshot_cache.root).parent))
     out = tmp_path / "out"
     argv = ["generate", "--domains", ",".join(available()), "--n", "20", "--seed", "4", "--scale", "small"]

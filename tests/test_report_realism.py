@@ -20,7 +20,7 @@ DOMAINS = ("banking", "shopping")
 
 @pytest.fixture(autouse=True)
 def only_report(monkeypatch, snapshot_cache):
-    monkeypatch.setattr(cli, "COMMANDS", ("toolground.cmd_report",))
+    monkeypatch.setattr(cli, "COMMANDS", {"report": "toolground.cmd_report"})
     monkeypatch.setenv("TOOLGROUND_CACHE", str(Path(snapshot_cache.root).parent))
 
 
