@@ -108,14 +108,23 @@ class Composer:
         self.offerer = offer
         self.probe = probe
         self.ids = ids
+        self._ready: dict[str, frozenset[str]] = {}
+
+    def ready(self, domain: str) -> frozenset[str]:
+        """Tools with preconditions this composer's starting snapshot of ``domain`` meets."""
+        if domain not in self._ready:
+            self._ready[domain] = self.kits[domain].chains.ready_in(self.probe.fingerprint(domain).conn)
+        return self._ready[domain]
 
     # -- tool and clarify tasks ------------------------------------------------------------------
     def tool_task(
         self, ep: Episode, domain: str, shape: Shape, rng: random.Random, start: str | None = None
     ) -> Task | None:
-        """``start`` forces the first tool (a variant's ``first``: log in before anything else)."""
+        """``start`` forces the first tool (a variant's ``first``: log in before anything else); a
+        variant without one often starts at a tool whose precondition its state meets."""
         kit = self.kits[domain]
-        chain = kit.chains.sample(rng, shape.length, start=start)
+        variant = self.probe.snapshots[domain].variant is not None
+        chain = kit.chains.sample(rng, shape.length, start=start, ready=self.ready(domain), variant=variant)
         turns = min(shape.turns, len(chain), 3 if shape.level == "missing_required" else 4)
         steps = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
         if not steps:

@@ -338,7 +338,8 @@ class Validator:
         sampler = self.samplers[spec.domain]
         current = args[param]
         taken = list(current) if isinstance(current, list) else [current]
-        for where in (p.ref.where, None):
+        # another row that suits the rest of the call (a product *this* customer received), else any row
+        for where in (p.ref.condition(args), None):
             value = sampler.pick(conn, p.ref.table_name, where, rng, exclude=taken)
             if value is None:
                 continue

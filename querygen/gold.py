@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from querygen.graph import DependencyGraph
-from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.ids import IdIndex
+from querygen.sampler import LiveSampler, Relations
 from querygen.seen import path_in_view, shown_strings
 from querygen.values import ValueMaker, list_length
 from servers.kit import Domain, ToolSpec
@@ -28,7 +29,6 @@ from state import Episode
 
 RETRIES = 4
 PATH_TRIES = 2  # picks tried for a path the conversation has shown
-_ID = re.compile(r"^([A-Z][A-Z0-9]*)-\d+$")
 
 
 @dataclass
@@ -64,71 +64,6 @@ class Step:
         if self._ids is None:
             self._ids = index.ids_in(self.result, self.spec.domain)
         return self._ids
-
-
-class IdIndex:
-    """Recognises entity ids in tool outputs: by their declared table prefixes, and natural keys
-    (ticker symbols, exchange codes, handles) by membership in their table's keys at the snapshot.
-
-    Each domain has its own maps: "@sgould" is a chat member in team_chat and an account in
-    social_media, and two domains may give different tables the same prefix, so a value in a
-    step's output is looked up in the domain of that step's tool."""
-
-    def __init__(
-        self, domains: Sequence[Domain], natural: Mapping[str, Mapping[str, set[str]]] | None = None
-    ) -> None:
-        self.prefixes: dict[str, dict[str, str]] = {}
-        self.naturals: dict[str, dict[str, str]] = {}
-        for d in domains:
-            own = self.prefixes.setdefault(d.name, {})
-            for t in tables_of(d):
-                prefix = getattr(t, "__prefix__", None)
-                if prefix:
-                    own.setdefault(prefix, t.__tablename__)
-            keys = self.naturals.setdefault(d.name, {})
-            for table, values in sorted((natural or {}).get(d.name, {}).items()):
-                for k in sorted(values):
-                    keys.setdefault(k, table)
-
-    @staticmethod
-    def natural_keys(domain: Domain, conn: Any) -> dict[str, set[str]]:
-        """Keys of a domain's natural-key tables, read from its snapshot."""
-        out: dict[str, set[str]] = {}
-        for t in tables_of(domain):
-            if getattr(t, "__prefix__", None) is None and getattr(t, "__example__", None) is not None:
-                name = t.__tablename__
-                out[name] = {r[0] for r in conn.execute(f'SELECT id FROM "{name}"') if isinstance(r[0], str)}
-        return out
-
-    def table(self, value: Any, domain: str | None = None) -> str | None:
-        """The table ``value`` is a key of in ``domain`` (None: the first domain that has it)."""
-        if not isinstance(value, str):
-            return None
-        m = _ID.match(value)
-        maps = self.prefixes if m else self.naturals
-        key = m.group(1) if m else value
-        if domain is not None:
-            return maps.get(domain, {}).get(key)
-        return next((own[key] for own in maps.values() if key in own), None)
-
-    def ids_in(self, value: Any, domain: str | None = None) -> dict[str, list[str]]:
-        """Every id in a JSON value, by table, in first-seen order."""
-        out: dict[str, list[str]] = {}
-
-        def walk(v: Any) -> None:
-            if isinstance(v, dict):
-                for x in v.values():
-                    walk(x)
-            elif isinstance(v, list):
-                for x in v:
-                    walk(x)
-            else:
-                table = self.table(v, domain)
-                if table and v not in out.setdefault(table, []):
-                    out[table].append(v)
-
-        walk(value)
-        return out
 
 
 def run_calls(
@@ -250,14 +185,17 @@ class GoldBuilder:
         attempt: int,
         level: str,
     ) -> Step | None:
-        """Arguments for one call, or None when some entity argument has no valid row at all."""
+        """Arguments for one call, or None when some entity argument has no valid row at all, or the
+        state the call needs (a pushed directory to pop) does not hold."""
+        if spec.preconditions and not spec.ready(conn):
+            return None
         step = Step(spec, turn, template)
         wanted = self._wanted(spec, template, rng, level)
         for p in self.values.fill_order(spec):
             if p.name not in wanted:
                 continue
             if p.ref and p.ref.many:
-                keys = self._many(conn, spec, p, step, rng, context, attempt)
+                keys = self._many(conn, spec, p, step, steps, rng, context, attempt)
                 if not keys:
                     return None
                 step.args[p.name] = keys
@@ -293,9 +231,12 @@ class GoldBuilder:
         row, else sampled near the story; None when no row satisfies the condition."""
         table = p.ref.table_name
         exclude = [k for q, k in self._ref_keys(step).items() if _ref_table(spec, q) == table]
-        where = p.ref.where
+        where = p.ref.condition(self._ref_keys(step))  # bound to the call's earlier entities
         scene, namer = self.scene, self.namer
-        if namer is not None and namer.is_actor_slot(p.name, table) and scene.actor is not None:
+        # a condition that ties the row to the call's other entities (a user not yet in :project, a
+        # product :customer received) already says whose it is: not the actor's, not "mine"
+        actor_slot = namer is not None and namer.is_actor_slot(p.name, table) and not p.ref.binds
+        if actor_slot and scene.actor is not None:
             if scene.actor in exclude or not self.sampler.satisfying(conn, table, [scene.actor], where):
                 return None  # this call cannot be made for the actor: the story stops here
             return scene.actor, self._seen_in(scene.actor, table, steps)
@@ -315,14 +256,14 @@ class GoldBuilder:
             if again:
                 value = rng.choice(again)
                 return value, self._seen_in(value, table, steps)
-        mine = namer.ownership(table, scene) if namer is not None else None
+        mine = namer.ownership(table, scene) if namer is not None and not p.ref.binds else None
         if mine:
             where = f"({where}) AND ({mine})" if where else mine
         near = self._call_context(spec, self._ref_keys(step), context)
         value = self.sampler.pick(conn, table, where, rng, context=near, exclude=exclude, rotate=attempt)
         if value is None:
             return None
-        if namer is not None and (namer.resolver.owned(table) or namer.is_actor_slot(p.name, table)):
+        if namer is not None and (namer.resolver.owned(table) or actor_slot):
             namer.adopt(conn, table, value, scene)
         return value, Origin("user") if p.ref.path else self._seen_in(value, table, steps)
 
@@ -368,22 +309,64 @@ class GoldBuilder:
         spec: ToolSpec,
         p: Any,
         step: Step,
+        steps: list[Step],
         rng: random.Random,
         context: dict[str, list[str]],
         attempt: int,
     ) -> list[str]:
-        """One to three distinct rows for a list-of-ids parameter, related to the story so far."""
+        """Distinct rows for a list-of-ids parameter: a list an earlier turn's answer showed (the
+        legs of a flight option), else one to three rows related to the story so far."""
+        table, where = p.ref.table_name, p.ref.condition(self._ref_keys(step))
         want = list_length(p, rng)
+        sizes = (p.constraints.get("minItems") or 1, p.constraints.get("maxItems") or 50)
+        shown = self._shown_list(conn, spec, table, where, step, steps, want, sizes, rng)
+        if shown:
+            return shown
         near = self._call_context(spec, self._ref_keys(step), context)
         out: list[str] = []
         for _ in range(want):
-            value = self.sampler.pick(
-                conn, p.ref.table_name, p.ref.where, rng, context=near, exclude=out, rotate=attempt
-            )
+            value = self.sampler.pick(conn, table, where, rng, context=near, exclude=out, rotate=attempt)
             if value is None:
                 break
             out.append(value)
-        return out if len(out) >= (p.constraints.get("minItems") or 1) else []
+        return out if len(out) >= sizes[0] else []
+
+    def _shown_list(
+        self,
+        conn: Any,
+        spec: ToolSpec,
+        table: str,
+        where: str | None,
+        step: Step,
+        steps: list[Step],
+        want: int,
+        sizes: tuple[int, int],
+        rng: random.Random,
+    ) -> list[str]:
+        """Ids for a list parameter from the latest earlier turn's output that holds valid ones: a
+        list it showed as one (an option's flights) or ``want`` of the rows it listed. Only earlier
+        turns: a list the user has not read yet cannot be said without quoting it."""
+        for i in range(len(steps) - 1, -1, -1):
+            if steps[i].turn >= step.turn:
+                continue
+            found = self.sampler.satisfying(conn, table, steps[i].produced(self.ids).get(table, []), where)
+            if not found:
+                continue
+            lo, hi = sizes
+            lists = [
+                v
+                for v in self.ids.id_lists_in(steps[i].result, table, spec.domain)
+                if lo <= len(v) <= hi and set(v) <= set(found)
+            ]
+            edges = self.graph.edges_from(steps[i].name, spec.qualified_name)
+            explicit = any(e.kind == "explicit" for e in edges)
+            if rng.random() >= (0.95 if explicit or self.namer is not None else 0.5):
+                return []
+            if lists:
+                return list(rng.choice(lists))
+            picked = rng.sample(found, min(want, len(found), hi))
+            return sorted(picked, key=found.index) if len(picked) >= lo else []
+        return []
 
     @staticmethod
     def _call_context(

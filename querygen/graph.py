@@ -12,6 +12,9 @@ the same graph:
 
 Chains are walks on this graph. Their start and step weights are flattened so every tool is
 visited about equally often, otherwise hub tools would fill the dataset and rare ones never appear.
+A tool with a precondition (``popd`` needs a pushed directory) starts a chain only where the
+starting state meets it; elsewhere an earlier call of the chain has to establish it. A variant's
+state that meets one (a root shell for ``chown``) often starts its chains there.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any, Literal
 from servers.kit import Domain, ToolSpec
 
 EdgeKind = Literal["explicit", "implicit"]
+VARIANT_SHOWS = 0.5  # share of a variant's chains that start at a tool only a state like it allows
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,7 @@ class ChainSampler:
         self.graph = graph
         self.weight: dict[str, float] = {t: 1.0 for t in graph.tools}
         self.linked = [t for t in graph.tools if graph.succ[t] or graph.pred[t]] or graph.tools
+        self.conditional = frozenset(t for t in graph.tools if graph.specs[t].preconditions)
         lengths = lengths or {n: 1.0 for n in range(1, 6)}
         sizes, odds = list(lengths), list(lengths.values())
         rng = random.Random(f"flatten:{graph.domain}:{seed}")
@@ -162,20 +167,44 @@ class ChainSampler:
             for t in graph.tools:
                 self.weight[t] *= min(4.0, max(0.25, mean / max(seen[t], 1)))
 
+    def ready_in(self, conn: Any) -> frozenset[str]:
+        """The tools with preconditions that the state on ``conn`` meets."""
+        return frozenset(t for t in self.conditional if self.graph.specs[t].ready(conn))
+
     def _pick(self, rng: random.Random, options: list[str]) -> str:
         return rng.choices(options, weights=[self.weight[t] for t in options])[0]
 
     def sample(
-        self, rng: random.Random, length: int, *, tries: int = 4, start: str | None = None
+        self,
+        rng: random.Random,
+        length: int,
+        *,
+        tries: int = 4,
+        start: str | None = None,
+        ready: frozenset[str] = frozenset(),
+        variant: bool = False,
     ) -> list[str]:
-        """A chain of at most ``length`` distinct tools along graph edges (shorter at dead ends)."""
+        """A chain of at most ``length`` distinct tools along graph edges (shorter at dead ends).
+
+        ``ready``: the tools with preconditions that the starting state meets; the others never
+        come first. In a ``variant``'s state, a chain often starts at one of them (what the
+        variant makes possible)."""
         best: list[str] = []
+        if start is None and ready and variant and rng.random() < VARIANT_SHOWS:
+            start = self._pick(rng, sorted(ready))
+        unready = self.conditional - ready
+        pool = self.graph.tools if length == 1 else self.linked
+        starts = [t for t in pool if t not in unready] or pool
         for _ in range(tries):
-            chain = [start or self._pick(rng, self.graph.tools if length == 1 else self.linked)]
+            chain = [start or self._pick(rng, starts)]
             while len(chain) < length:
                 fwd = [t for t in self.graph.succ[chain[-1]] if t not in chain]
                 # a forced start (the tool a variant's user needs first) stays the first call
-                back = [] if start else [t for t in self.graph.pred[chain[0]] if t not in chain]
+                back = (
+                    []
+                    if start
+                    else [t for t in self.graph.pred[chain[0]] if t not in chain and t not in unready]
+                )
                 if not fwd and not back:
                     break
                 if fwd and (not back or rng.random() < 0.75):

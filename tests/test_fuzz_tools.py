@@ -168,9 +168,8 @@ class Pools:
                     if p.ref is not None and p.ref.where:
                         key = (p.ref.table_name, p.ref.where)
                         if key not in self.good:
-                            sql = f'SELECT id FROM "{p.ref.table_name}" WHERE {p.ref.where} ORDER BY id LIMIT 40'
                             try:
-                                self.good[key] = [r[0] for r in conn.execute(sql)]
+                                self.good[key] = self._good(conn, spec, p)
                             except Exception as exc:
                                 pytest.fail(
                                     f"{spec.qualified_name}.{p.name}: Ref condition is not valid SQL: {exc}"
@@ -180,6 +179,26 @@ class Pools:
                         if key not in self.paths:
                             rows = self.good.get(key) or self.ids[p.ref.table_name][:40]
                             self.paths[key] = [p.ref.render(conn, k) for k in rows]
+
+    def _good(self, conn: Any, spec: ToolSpec, p: Param) -> list[str]:
+        """Rows that satisfy ``p``'s condition; one naming earlier parameters (``:customer``) is
+        bound to a few good values of theirs."""
+        assert p.ref is not None
+        bindings: list[dict[str, Any]] = [{}]
+        if p.ref.binds:
+            named = {q.name: q.ref for q in spec.params if q.ref is not None}
+            values = [
+                (self.good.get((named[n].table_name, named[n].where or "")) or self.ids[named[n].table_name])[
+                    :5
+                ]
+                for n in p.ref.binds
+            ]
+            bindings = [dict(zip(p.ref.binds, combo, strict=True)) for combo in itertools.product(*values)]
+        out: list[str] = []
+        for args in bindings[:10]:
+            sql = f'SELECT id FROM "{p.ref.table_name}" WHERE {p.ref.condition(args)} ORDER BY id LIMIT 40'
+            out += [r[0] for r in conn.execute(sql) if r[0] not in out]
+        return out[:40]
 
     def ref_ids(self, p: Param) -> st.SearchStrategy[str]:
         assert p.ref is not None

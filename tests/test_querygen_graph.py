@@ -101,18 +101,22 @@ def test_sampled_refs_exist_and_satisfy_their_conditions(live):
     ep = env.open()
     with ep.session(domain.name).reading() as conn:
         for spec in domain.visible_tools():
+            picked: dict[str, str] = {}
             for p in spec.params:
-                if not p.ref:
+                if not p.ref or not set(p.ref.binds) <= set(picked):
                     continue
-                value = sampler.pick(conn, p.ref.table_name, p.ref.where, rng)
+                where = p.ref.condition(picked)  # ``:customer`` is the customer just picked
+                value = sampler.pick(conn, p.ref.table_name, where, rng)
                 if value is None:  # no row satisfies the condition: nothing may match it
-                    where = p.ref.where or "1"
                     assert (
-                        conn.execute(f'SELECT count(*) FROM "{p.ref.table_name}" WHERE {where}').fetchone()[0]
+                        conn.execute(
+                            f'SELECT count(*) FROM "{p.ref.table_name}" WHERE {where or "1"}'
+                        ).fetchone()[0]
                         == 0
                     )
                     continue
-                assert sampler.satisfying(conn, p.ref.table_name, [value], p.ref.where) == [value]
+                picked[p.name] = value
+                assert sampler.satisfying(conn, p.ref.table_name, [value], where) == [value]
 
 
 def test_related_picks_follow_foreign_keys(live):

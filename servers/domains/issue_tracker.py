@@ -55,6 +55,12 @@ RESOLVED = ("done", "cancelled")
 # Ref conditions: the issue's project is not archived / the user is active and in some project.
 EDITABLE = "project_id IN (SELECT id FROM projects WHERE status = 'active')"
 MEMBER = "active = 1 AND id IN (SELECT user_id FROM project_members)"
+# (project_id, user_id) of the members who may leave a project: not its lead, no open issue there
+MAY_LEAVE = (
+    "SELECT m.project_id, m.user_id FROM project_members m JOIN projects p ON p.id = m.project_id "
+    "WHERE m.user_id != p.lead_id AND NOT EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id "
+    "AND i.assignee_id = m.user_id AND i.status NOT IN ('done', 'cancelled'))"
+)
 
 Title = Annotated[
     ShortText,
@@ -517,7 +523,11 @@ def archive_project(
     says=["add {user} to project {project}", "give {user} access to {project}"],
 )
 def add_project_member(
-    db: Db, project: Ref[Project, "status = 'active'"], user: Ref[User, "active = 1"]
+    db: Db,
+    project: Ref[Project, "status = 'active'"],
+    user: Ref[
+        User, "active = 1 AND id NOT IN (SELECT user_id FROM project_members WHERE project_id = :project)"
+    ],
 ) -> dict:
     """Make an active user a member of a project, so they can report, be assigned and comment."""
     _open_project(db, project)
@@ -537,8 +547,8 @@ def add_project_member(
 )
 def remove_project_member(
     db: Db,
-    project: Ref[Project, "status = 'active'"],
-    user: Ref[User, "id IN (SELECT user_id FROM project_members)"],
+    project: Ref[Project, f"status = 'active' AND id IN (SELECT project_id FROM ({MAY_LEAVE}))"],
+    user: Ref[User, f"id IN (SELECT user_id FROM ({MAY_LEAVE}) WHERE project_id = :project)"],
 ) -> dict:
     """Remove a member from a project. Not its lead, and not while they are assigned open issues there."""
     p = _open_project(db, project)

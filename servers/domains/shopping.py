@@ -194,10 +194,18 @@ Returnable = Ref[
     "returned_qty < quantity AND order_id IN (SELECT id FROM orders WHERE status = 'delivered' "
     f"AND delivered_on >= date({_TODAY}, '-{RETURN_DAYS} days'))",
 ]
-Buyer = Ref[Customer, "id IN (SELECT customer_id FROM orders WHERE status = 'delivered')"]
+# a customer with a delivered product they have not reviewed yet, and such a product of theirs
+Buyer = Ref[
+    Customer,
+    "id IN (SELECT o.customer_id FROM orders o JOIN order_items i ON i.order_id = o.id "
+    "WHERE o.status = 'delivered' AND NOT EXISTS (SELECT 1 FROM reviews r "
+    "WHERE r.customer_id = o.customer_id AND r.product_id = i.product_id))",
+]
 Bought = Ref[
     Product,
-    "id IN (SELECT product_id FROM order_items JOIN orders o ON o.id = order_id AND o.status = 'delivered')",
+    "id IN (SELECT i.product_id FROM order_items i JOIN orders o ON o.id = i.order_id "
+    "WHERE o.customer_id = :customer AND o.status = 'delivered') "
+    "AND id NOT IN (SELECT product_id FROM reviews WHERE customer_id = :customer)",
 ]
 CouponCode = Annotated[ShortText, Field(examples=["SAVE10", "WELCOME5", "BIG30", "SPRING15"])]
 Rating = Annotated[int, Field(ge=1, le=5, description="Stars from 1 (worst) to 5 (best).")]

@@ -24,7 +24,7 @@ import re
 import sqlite3
 import string
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +95,7 @@ class Domain:
         *,
         writes: Iterable[Any] = (),
         returns: Any = None,
-        needs: Iterable[Any] = (),
+        needs: Iterable[Any] | Mapping[Any, str | None] = (),
         says: Iterable[str] = (),
         destructive: bool = False,
         idempotent: bool = False,
@@ -109,12 +109,16 @@ class Domain:
             returns: the table whose rows (or row) the tool hands back, which
                 makes it a producer of that entity for later calls.
             needs: tables that must hold a suitable row first although no id
-                of theirs is passed (checkout needs cart items).
+                of theirs is passed (checkout needs cart items); a mapping gives
+                a table the SQL condition such a row meets (``{Session:
+                "dir_stack != ''"}``: popd needs something pushed).
             says: what a user would say to ask for it, with ``{param}`` slots.
             destructive: the change cannot be undone by another call (delete, cancel).
             idempotent: calling twice with the same arguments changes nothing more.
             hidden: a helper the agent never sees.
         """
+
+        pairs = list(needs.items()) if isinstance(needs, Mapping) else [(t, None) for t in needs]
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             spec = build_spec(
@@ -122,7 +126,8 @@ class Domain:
                 fn,
                 writes=tuple(writes),
                 returns=returns,
-                needs=tuple(needs),
+                needs=tuple(t for t, _ in pairs),
+                preconditions=tuple((t, cond) for t, cond in pairs if cond),
                 says=tuple(says),
                 destructive=destructive,
                 idempotent=idempotent,

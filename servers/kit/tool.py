@@ -25,7 +25,7 @@ from pydantic.fields import FieldInfo
 from servers.kit.db import SESSION_TABLE, Db, noun, singular
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.strict import type_problems
-from servers.kit.types import RefInfo, Sensitive, example_key
+from servers.kit.types import RefInfo, Sensitive, bound_names, example_key
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 _DEFAULT_MAX_LEN = 4000
@@ -239,6 +239,9 @@ class ToolSpec:
     idempotent: bool
     hidden: bool
     model: type[BaseModel]
+    # (table, SQL condition): a row of the table must satisfy it before the call makes sense
+    # ("the directory stack is not empty"), a state no parameter names
+    preconditions: tuple[tuple[str, str], ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -252,6 +255,13 @@ class ToolSpec:
     def consumes(self) -> tuple[str, ...]:
         """Tables whose ids this tool takes (explicit dependency edges end here)."""
         return tuple(dict.fromkeys(p.ref.table_name for p in self.params if p.ref))
+
+    def ready(self, conn: sqlite3.Connection) -> bool:
+        """Every precondition holds on ``conn`` right now."""
+        return all(
+            conn.execute(f'SELECT 1 FROM "{table}" WHERE {cond} LIMIT 1').fetchone() is not None
+            for table, cond in self.preconditions
+        )
 
     def input_schema(self, *, strip_enums: bool = False) -> dict[str, Any]:
         props: dict[str, Any] = {}
@@ -354,6 +364,7 @@ def build_spec(
     idempotent: bool,
     hidden: bool,
     name: str | None = None,
+    preconditions: tuple[tuple[Any, str], ...] = (),
 ) -> ToolSpec:
     hints = typing.get_type_hints(fn, include_extras=True)
     signature = inspect.signature(fn)
@@ -376,6 +387,7 @@ def build_spec(
             annotation = typing.Annotated[annotation, Field(max_length=_DEFAULT_MAX_LEN)]
         fields[pname] = (annotation, ... if param.required else p.default)
     tool_name = name or fn.__name__
+    _check_bindings(f"{domain}_{tool_name}", params, preconditions)
     model = create_model(
         f"{domain}_{tool_name}_args",
         __config__=ConfigDict(extra="forbid", allow_inf_nan=False),
@@ -399,7 +411,24 @@ def build_spec(
         idempotent=idempotent,
         hidden=hidden,
         model=model,
+        preconditions=tuple((table_name(t), cond) for t, cond in preconditions),
     )
+
+
+def _check_bindings(tool: str, params: list[Param], preconditions: tuple[tuple[Any, str], ...]) -> None:
+    """A Ref condition may name (``:customer``) only a required id parameter declared before it,
+    which is picked first and has one value; a precondition names none (no call is drafted yet)."""
+    for i, p in enumerate(params):
+        for name in p.ref.binds if p.ref else ():
+            q = next((q for q in params[:i] if q.name == name), None)
+            if q is None or q.ref is None or q.ref.path or q.ref.many or not q.required:
+                raise TypeError(
+                    f"tool {tool}: the condition of {p.name!r} names :{name}, which is not a required "
+                    "id parameter declared before it"
+                )
+    for table, cond in preconditions:
+        if bound_names(cond):
+            raise TypeError(f"tool {tool}: the precondition on {table} names parameters: {cond}")
 
 
 def _needs(params: list[Param], declared: tuple[str, ...]) -> tuple[str, ...]:

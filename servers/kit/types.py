@@ -9,7 +9,8 @@ give every domain the same money, date and text rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any
@@ -25,7 +26,9 @@ class RefInfo:
 
     ``where`` is an SQL condition over that table which a good value satisfies
     (for the sampler: "an open account with money in it"); the tool still
-    checks it and raises a clear error when it does not hold.
+    checks it and raises a clear error when it does not hold. It may name an
+    earlier id parameter of the same tool as ``:customer`` ("a product *this*
+    customer received"): :meth:`condition` binds it to the value that call holds.
     """
 
     table: Any
@@ -36,6 +39,15 @@ class RefInfo:
     @property
     def table_name(self) -> str:
         return self.table.__tablename__
+
+    @property
+    def binds(self) -> tuple[str, ...]:
+        """The parameters ``where`` names (``:customer``), in order of first mention."""
+        return bound_names(self.where)
+
+    def condition(self, args: Mapping[str, Any]) -> str | None:
+        """``where`` for one call: each ``:param`` replaced by the value ``args`` hold for it."""
+        return bind(self.where, args)
 
     @property
     def natural(self) -> bool:
@@ -50,6 +62,37 @@ class RefInfo:
         from servers.kit.db import Db
 
         return self.table.__render__(Db(conn), key)
+
+
+# a quoted SQL literal (kept as it is) or a named parameter such as :customer
+_NAMED = re.compile(r"'(?:[^']|'')*'|(?<![\w:]):([A-Za-z_]\w*)")
+
+
+def bound_names(sql: str | None) -> tuple[str, ...]:
+    """The ``:name`` parameters an SQL condition mentions outside string literals."""
+    if not sql or ":" not in sql:
+        return ()
+    return tuple(dict.fromkeys(m.group(1) for m in _NAMED.finditer(sql) if m.group(1)))
+
+
+def sql_literal(value: Any) -> str:
+    """``value`` written as an SQL literal (strings quoted, booleans as 1 and 0)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    raise TypeError(f"cannot bind {value!r} into an SQL condition")
+
+
+def bind(sql: str | None, args: Mapping[str, Any]) -> str | None:
+    """``sql`` with every ``:name`` replaced by ``args[name]`` as a literal (KeyError if one is missing)."""
+    if not sql or ":" not in sql:
+        return sql
+    return _NAMED.sub(lambda m: m.group(0) if m.group(1) is None else sql_literal(args[m.group(1)]), sql)
 
 
 def example_key(table: Any) -> str:

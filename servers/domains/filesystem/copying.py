@@ -13,6 +13,7 @@ from servers.domains.filesystem.model import (
     Mode,
     NewPath,
     Node,
+    Session,
     User,
     filesystem,
 )
@@ -292,6 +293,7 @@ def chmod(db: Db, path: PathRef[Node, MINE_HERE], mode: Mode, recursive: bool = 
 @filesystem.tool(
     writes=[Node],
     returns=Node,
+    needs={Session: "user_id = 'root'"},
     idempotent=True,
     says=["give {path} to {owner}", "make {owner} the owner of {path}", "chown {owner} {path}"],
 )

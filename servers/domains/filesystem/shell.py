@@ -74,7 +74,12 @@ def pushd(db: Db, path: PathRef[Node, SUBDIR]) -> dict:
     return {"cwd": _abs(db, n), "stack": [_tilde(a, P.abspath(db, i)) for i in stack if P.node(db, i)]}
 
 
-@filesystem.tool(writes=[Session], returns=Node, says=["popd", "go back to the directory I pushed"])
+@filesystem.tool(
+    writes=[Session],
+    returns=Node,
+    needs={Session: "dir_stack != ''"},
+    says=["popd", "go back to the directory I pushed"],
+)
 def popd(db: Db) -> dict:
     """Pop the top of the directory stack and change to it."""
     a = P.actor(db)

@@ -81,7 +81,7 @@ def follow_account(db: Db, handle: Ref[Account, FOLLOWABLE]) -> dict:
 @social_media.tool(
     needs=[Session],
     writes=[Follow],
-    returns=Follow,
+    returns=Account,
     idempotent=True,
     says=["unfollow {handle}", "stop following {handle}", "withdraw my follow request to {handle}"],
 )
@@ -221,7 +221,7 @@ def block_account(
 @social_media.tool(
     needs=[Session],
     writes=[Block],
-    returns=Block,
+    returns=Account,
     idempotent=True,
     says=["unblock {handle}", "lift my block on {handle}"],
 )
@@ -263,7 +263,7 @@ def mute_account(db: Db, handle: Ref[Account, f"{OTHERS} AND id NOT IN {MUTED}"]
 @social_media.tool(
     needs=[Session],
     writes=[Mute],
-    returns=Mute,
+    returns=Account,
     idempotent=True,
     says=["unmute {handle}", "I want to see posts from {handle} in my feed again, unmute them"],
 )
