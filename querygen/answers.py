@@ -58,8 +58,12 @@ def _plain(value: Any) -> str:
 
 
 def _labelled(row: Mapping[str, Any], wanted: set[Any], limit: int) -> list[str]:
-    """``col value`` pairs of a row for the facts in ``wanted`` (casefolded strings / floats)."""
-    out = []
+    """``col value`` pairs of a row for the facts in ``wanted`` (casefolded strings / floats).
+
+    A fact already shown is not shown again ("total 0, offset 0" states one fact, not two), so
+    the ``limit`` pairs state as many of the facts a reader, and the outcome term, looks for."""
+    out: list[str] = []
+    shown: set[Any] = set()
     for key, value in row.items():
         if len(out) >= limit or key in _SKIP_KEYS or isinstance(value, dict | list) or value is None:
             continue
@@ -67,7 +71,8 @@ def _labelled(row: Mapping[str, Any], wanted: set[Any], limit: int) -> list[str]
             continue  # a SQLite flag ("verified 1") says nothing a person would read
         fact = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
         fact = fact.casefold() if isinstance(fact, str) else fact
-        if fact in wanted:
+        if fact in wanted and fact not in shown:
+            shown.add(fact)
             out.append(_pair(key, value))
     return out
 

@@ -164,7 +164,7 @@ toolground.cli.build_parser()
 site = (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])
 files = {m.split(".")[0]: getattr(mod, "__file__", None) or "" for m, mod in sys.modules.items() if m not in started}
 print(json.dumps({
-    "repo": sorted(m for m, f in files.items() if f.startswith(sys.argv[1])),
+    "repo": sorted(m for m, f in files.items() if f.startswith(sys.argv[1]) and not f.startswith(site)),
     "site": sorted(m for m, f in files.items() if f.startswith(site) and not m.startswith("__editable__")),
 }))
 """
