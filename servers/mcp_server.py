@@ -17,6 +17,7 @@ from typing import Any
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError as McpToolError
+from fastmcp.resources import TextResource
 from fastmcp.server.dependencies import get_context, get_http_headers, get_http_request
 from fastmcp.tools import Tool, ToolResult
 from mcp.types import ToolAnnotations
@@ -147,4 +148,16 @@ def build_mcp(env: Environment, *, name: str = "toolground") -> FastMCP:
     )
     for spec in env.visible_tools():
         mcp.add_tool(EnvTool.of(env, spec))
+    for d in env.domains:
+        if d.policy is not None:
+            mcp.add_resource(
+                TextResource(
+                    uri=f"policy://{d.name}",
+                    name=f"{d.name} policy",
+                    description=f"{d.policy.title}: the rules to follow when acting for a user "
+                    f"(also the {d.name}_get_policy tool, which says whether the service enforces them)",
+                    mime_type="text/markdown",
+                    text=d.policy.markdown(),
+                )
+            )
     return mcp

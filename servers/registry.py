@@ -28,6 +28,11 @@ DOMAINS: tuple[str, ...] = (
     "retail_chain",
     "budget",
     "marketplace",
+    "airline_service",
+    "telecom_support",
+    "telehealth",
+    "code_host",
+    "utilities",
 )
 
 

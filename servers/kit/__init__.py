@@ -4,6 +4,7 @@ from servers.kit import geo
 from servers.kit.db import Db
 from servers.kit.domain import Domain, Variant
 from servers.kit.errors import ToolCrash, ToolError
+from servers.kit.policy import Near, Policy, PolicyRefusal, Rule
 from servers.kit.seeding import Seeder
 from servers.kit.tool import Param, ToolSpec
 from servers.kit.types import (
@@ -41,15 +42,19 @@ __all__ = [
     "Moment",
     "Money",
     "Month",
+    "Near",
     "Offset",
     "PageSize",
     "Param",
     "PathRef",
     "Person",
     "Pin",
+    "Policy",
+    "PolicyRefusal",
     "Quantity",
     "Ref",
     "RefInfo",
+    "Rule",
     "Seeder",
     "Sensitive",
     "ShortText",

@@ -36,6 +36,8 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from servers.kit import geo as geo_module
 from servers.kit import world as world_module
 from servers.kit.db import Db
+from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, rule_text
+from servers.kit.policy_tools import add_breach_table, attach_policy
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
 from state import Snapshot, SnapshotCache, build_snapshot
@@ -60,6 +62,7 @@ class Domain:
         self._finalized = False
         self.variants: dict[str, Variant] = {}
         self._version: str | None = None
+        self.policy: Policy | None = None
 
     # -- declarations -----------------------------------------------------------
     def seed(self, fn: Callable[[Seeder], None]) -> Callable[[Seeder], None]:
@@ -89,6 +92,54 @@ class Domain:
             return fn
 
         return register
+
+    def policy_document(self, preamble: str, *, mode: str = "written") -> Policy:
+        """Declare a written policy: ``preamble`` is its markdown opening (a ``# Title`` line
+        first), the rules follow from :meth:`rule` and :meth:`confirmation`.
+
+        ``mode`` is the base snapshot's mode; the other one becomes a variant of the same name
+        (``enforced`` or ``written``), so a task, a reset or ``/admin`` can pick either. See
+        :mod:`servers.kit.policy`."""
+        if self.policy is not None:
+            raise ValueError(f"{self.name} already declares a policy")
+        if mode not in POLICY_MODES:
+            raise ValueError(f"policy mode {mode!r}: use one of {', '.join(POLICY_MODES)}")
+        self.policy = Policy(self.name, inspect.cleandoc(preamble), mode)
+        other = next(m for m in POLICY_MODES if m != mode)
+        add_breach_table(self.Table)
+
+        def switch(db: Db) -> None:
+            db.execute("UPDATE _meta SET value = ? WHERE key = ?", other, MODE_KEY)
+
+        switch.__doc__ = f"the policy is {other}: " + (
+            "the service refuses what a rule forbids" if other == "enforced" else "the agent must keep it"
+        )
+        self.variant(other)(switch)
+        self._version = None
+        return self.policy
+
+    def rule(self, slug: str, *, tools: Iterable[str]) -> Callable[[Check], Check]:
+        """Register a checked rule; the function's docstring is the rule's text, its result why a
+        call breaks it (or ``None``, or a :class:`~servers.kit.policy.Near`)."""
+
+        def register(fn: Check) -> Check:
+            self._require_policy(slug).add(slug, rule_text(fn), tools, fn)
+            self._version = None
+            return fn
+
+        return register
+
+    def confirmation(self, slug: str, text: str, *, tools: Iterable[str]) -> None:
+        """Register a conversation rule: the user must say yes before any of ``tools`` is called."""
+        self._require_policy(slug).add(slug, " ".join(text.split()), tools, None, confirm=True)
+        self._version = None
+
+    def _require_policy(self, slug: str) -> Policy:
+        if self.policy is None:
+            raise ValueError(f"rule {slug}: declare {self.name}.policy_document(...) before its rules")
+        if self._finalized:
+            raise ValueError(f"rule {slug}: rules must be declared before the tools are first read")
+        return self.policy
 
     def tool(
         self,
@@ -162,6 +213,8 @@ class Domain:
 
             self._finalized = True
             add_discovery_tools(self)
+            if self.policy is not None:
+                attach_policy(self, self.policy)
         return self._tools
 
     def append_only(self) -> dict[str, frozenset[str]]:
@@ -219,6 +272,8 @@ class Domain:
         if self._seed is None:
             raise ValueError(f"domain {self.name} declares no @seed function")
         meta = {"domain": self.name, "seed": str(seed), "scale": scale, "now": self.now}
+        if self.policy is not None:
+            meta[MODE_KEY] = self.policy.mode
         conn.executemany("INSERT INTO _meta (key, value) VALUES (?, ?)", sorted(meta.items()))
         self._seed(Seeder(conn, seed, scale, self.now))
 

@@ -22,6 +22,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
+from servers.kit import policy as policies
 from servers.kit.db import SESSION_TABLE, Db, noun, singular
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.strict import type_problems
@@ -242,6 +243,10 @@ class ToolSpec:
     # (table, SQL condition): a row of the table must satisfy it before the call makes sense
     # ("the directory stack is not empty"), a state no parameter names
     preconditions: tuple[tuple[str, str], ...] = ()
+    # the domain's policy and the checked rules a call must pass (set when the domain's tools are
+    # first read: rules may be declared after the tools they govern)
+    policy: Any = None
+    guards: tuple[Any, ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -340,8 +345,14 @@ class ToolSpec:
     def run(self, conn: sqlite3.Connection, arguments: dict[str, Any], now: str | None = None) -> Any:
         """Run on a connection with already-validated arguments; ``now`` is the snapshot's reference
         moment when the caller knows it (otherwise ``db.now`` reads it from the snapshot's ``_meta``)."""
+        db = Db(conn, now)
         try:
-            return self.fn(Db(conn, now), **arguments)
+            if not self.guards:
+                return self.fn(db, **arguments)
+            breaches = policies.judge(self.policy, self.guards, db, self.name, arguments)
+            result = self.fn(db, **arguments)
+            policies.log_breaches(db, self.name, breaches)
+            return result
         except ToolError:
             raise
         except sqlite3.IntegrityError as exc:
