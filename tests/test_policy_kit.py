@@ -78,7 +78,12 @@ def fill(s: Seeder) -> None:
     s.add(Desk, [{"id": "SES-000001", "verified": None}])
 
 
-@desk.rule("verify-first", tools=["refund_ticket", "change_fare"])
+def verify_owner(db: Db, tool: str, args: dict) -> tuple[str, dict]:
+    member = db.get(Member, db.get(Ticket, args["ticket"])["member_id"])
+    return "verify_member", {"member": member["id"], "name": member["name"]}
+
+
+@desk.rule("verify-first", tools=["refund_ticket", "change_fare"], remedy=verify_owner)
 def verified_first(db: Db, tool: str, args: dict) -> str | None:
     """Verify the member's identity before changing anything on their behalf."""
     member = db.get(Ticket, args["ticket"])["member_id"]
@@ -207,6 +212,14 @@ def test_near_verdicts_are_reported_but_allowed(env):
         verdicts = desk.policy.verdicts(Db(conn, desk.now), "refund_ticket", {"ticket": "TIX-000002"})
     kinds = {r.slug: isinstance(why, Near) for r, why in verdicts}
     assert kinds == {"verify-first": False, "refund-window": True}
+    rule = desk.policy.rule("verify-first")
+    with ep.session("policydemo").reading() as conn:
+        fix = rule.remedy(Db(conn, desk.now), "refund_ticket", {"ticket": "TIX-000002"})
+    assert fix == ("verify_member", {"member": "MEM-000001", "name": "Ada"})
+    assert env.call(ep, "policydemo_" + fix[0], fix[1]).ok
+    with ep.session("policydemo").reading() as conn:
+        after = desk.policy.verdicts(Db(conn, desk.now), "refund_ticket", {"ticket": "TIX-000002"})
+    assert [r.slug for r, _ in after] == ["refund-window"]
 
 
 def test_rules_must_name_real_write_tools():

@@ -36,7 +36,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from servers.kit import geo as geo_module
 from servers.kit import world as world_module
 from servers.kit.db import Db
-from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, rule_text
+from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, Remedy, rule_text
 from servers.kit.policy_tools import add_breach_table, attach_policy
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
@@ -118,12 +118,15 @@ class Domain:
         self._version = None
         return self.policy
 
-    def rule(self, slug: str, *, tools: Iterable[str]) -> Callable[[Check], Check]:
+    def rule(
+        self, slug: str, *, tools: Iterable[str], remedy: Remedy | None = None
+    ) -> Callable[[Check], Check]:
         """Register a checked rule; the function's docstring is the rule's text, its result why a
-        call breaks it (or ``None``, or a :class:`~servers.kit.policy.Near`)."""
+        call breaks it (or ``None``, or a :class:`~servers.kit.policy.Near`). ``remedy`` gives,
+        for a precondition rule, the call that would make a breached call compliant."""
 
         def register(fn: Check) -> Check:
-            self._require_policy(slug).add(slug, rule_text(fn), tools, fn)
+            self._require_policy(slug).add(slug, rule_text(fn), tools, fn, remedy=remedy)
             self._version = None
             return fn
 

@@ -16,7 +16,9 @@ declares such a policy once::
 The rule's docstring is its text in the policy document (numbered in declaration order); its
 function says why one call would break it, or ``None``. A :class:`Near` verdict allows the call
 but marks it as close to the rule's edge (booked 23 h ago against a 24 h window), which the
-query generator uses for near-edge tasks.
+query generator uses for near-edge tasks. A precondition rule ("verify the caller first") also
+names its ``remedy``: the call that would make the breached call compliant
+(``("verify_user", {"user_id": ..., "email": ...})``), which the generator puts before it.
 
 A snapshot holds the policy in one of two modes (``_meta.policy_mode``; the domain's default,
 and a variant for the other):
@@ -47,6 +49,8 @@ MODE_KEY = "policy_mode"
 BREACH_TABLE = "policy_breach"
 
 Check = Callable[[Db, str, dict[str, Any]], "str | None"]
+# the call (a tool of the same domain, its arguments) that makes a breached call compliant
+Remedy = Callable[[Db, str, dict[str, Any]], "tuple[str, dict[str, Any]] | None"]
 
 
 class Near(str):
@@ -72,6 +76,8 @@ class Rule:
     check: Check | None = None
     # conversation rules: a call to one of ``tools`` needs an explicit yes from the user first
     confirm: bool = False
+    # precondition rules ("verify the caller first"): the call that satisfies the rule
+    remedy: Remedy | None = None
 
     @property
     def label(self) -> str:
@@ -133,7 +139,13 @@ class Policy:
         return out
 
     def add(
-        self, slug: str, text: str, tools: Iterable[str], check: Check | None = None, confirm: bool = False
+        self,
+        slug: str,
+        text: str,
+        tools: Iterable[str],
+        check: Check | None = None,
+        confirm: bool = False,
+        remedy: Remedy | None = None,
     ) -> Rule:
         if not re.fullmatch(r"[a-z][a-z0-9-]{0,39}", slug):
             raise ValueError(f"rule slug {slug!r}: use lowercase letters, digits and hyphens")
@@ -144,7 +156,7 @@ class Policy:
             raise ValueError(f"rule {slug}: name the tools it governs")
         if not text:
             raise TypeError(f"rule {slug}: the rule needs its text (the function's docstring)")
-        rule = Rule(len(self.rules) + 1, slug, text, tools, check, confirm)
+        rule = Rule(len(self.rules) + 1, slug, text, tools, check, confirm, remedy)
         self.rules.append(rule)
         return rule
 
