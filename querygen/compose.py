@@ -27,6 +27,7 @@ from querygen.phrasing import (
     MISSING_TOOL_CLARIFY,
     Persona,
 )
+from querygen.policy_gate import YES, confirm_mark, confirmation_rules, describe, policy_meta, refusal
 from querygen.probe import StateProbe
 from querygen.render import Renderer, is_money, noun
 from querygen.sampler import tables_of
@@ -75,6 +76,14 @@ def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:
     table = ids.table(value, step.spec.domain)
     shown = step.produced(ids).get(table, []) if table else []
     return value in step.args.values() or shown == [value]
+
+
+def _gold(steps: list[Step]) -> list[GoldCall]:
+    return [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in steps]
+
+
+def _forbidding(step: Step) -> Any:
+    return next(m for m in step.policy if m.kind == "forbidden")
 
 
 def _first_clause(description: str) -> str:
@@ -126,17 +135,20 @@ class Composer:
         variant = self.probe.snapshots[domain].variant is not None
         chain = kit.chains.sample(rng, shape.length, start=start, ready=self.ready(domain), variant=variant)
         turns = min(shape.turns, len(chain), 3 if shape.level == "missing_required" else 4)
-        steps = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
-        if not steps:
+        asked = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
+        if not asked:
             return None
+        # a forbidden request (only ever the last) is said by the user but is no gold call
+        steps = [s for s in asked if not s.forbidden]
         hashes = self.probe.session_hashes(ep, [domain])
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
         persona = kit.renderer.persona(rng)
         scene = kit.builder.scene
-        gap = self._gap(kit, steps, rng) if shape.level == "missing_required" else None
+        refused = len(steps) < len(asked)
+        gap = self._gap(kit, steps, rng) if shape.level == "missing_required" and not refused else None
         level = shape.level if gap else ("complete" if shape.level == "missing_required" else shape.level)
-        rendered = self._render(kit, steps, created, rng, level, persona, scene, gap)
+        rendered = self._render(kit, asked, created, rng, level, persona, scene, gap)
         if rendered is None:
             return None  # a value found by one call could only be said by quoting it: a leak
         texts, anchors = rendered
@@ -147,7 +159,11 @@ class Composer:
         ]
         if gap and any(gap[2].lower() in t.lower() for t in texts):
             return None  # the "missing" value is still said somewhere; not a real clarification
-        turn_list = self._turns(kit, steps, texts, gap, created, diff, rng)
+        turn_list, confirms = self._turns(kit, asked, texts, gap, created, diff, rng)
+        if gap:
+            anchors = [*anchors[: gap[3] + 1], [gap[2]], *anchors[gap[3] + 1 :]]
+        for c in confirms:  # the yes turn states no value
+            anchors.insert(c["turn"] + 1, [])
         offer = self.offerer.offer(domain, rng)
         actor = {"table": kit.builder.namer.person, "id": scene.actor} if scene and scene.actor else None
         return self._task(
@@ -163,7 +179,7 @@ class Composer:
                 "chain_length": len(steps),
                 "info_level": level,
                 "persona": persona.name,
-                "anchors": anchors if not gap else [*anchors[: gap[3] + 1], [gap[2]], *anchors[gap[3] + 1 :]],
+                "anchors": anchors,
                 "dataflow": [
                     {"from": o.source, "to": j, "param": k}
                     for j, s in enumerate(steps)
@@ -174,8 +190,21 @@ class Composer:
                 "references": [r.as_dict(j, k) for j, s in enumerate(steps) for k, r in s.refs.items()],
                 **({"actor": actor} if actor else {}),
                 **({"missing": {"call": gap[0], "param": gap[1]}} if gap else {}),
+                **self._policy(domain, asked, confirms),
             },
         )
+
+    @staticmethod
+    def _policy(domain: str, asked: list[Step], confirms: list[dict[str, Any]]) -> dict[str, Any]:
+        """``policy``: what the domain's written policy made of the task (forbidden, a precondition,
+        near a rule's edge, a confirmation turn), and the request it refuses."""
+        meta = policy_meta(domain, [m for s in asked for m in s.policy], confirms)
+        if meta is None:
+            return {}
+        refused = next((s for s in asked if s.forbidden), None)
+        if refused is not None:
+            meta["refused_call"] = {"name": refused.name, "arguments": refused.args}
+        return {"policy": meta}
 
     def _created(self, domain: str, steps: list[Step], diff: list[dict[str, Any]]) -> set[str]:
         """Ids the task made that the final diff no longer shows (created, then deleted)."""
@@ -259,7 +288,7 @@ class Composer:
         sentences: list[list[str]] = [[] for _ in range(n_turns)]
         anchors: list[list[str]] = [[] for _ in range(n_turns)]
         for j, s in enumerate(steps):
-            if s.role == "resolve":
+            if s.role in ("resolve", "check"):
                 continue  # the agent's own lookup: the user never asks for it
             phrases = self._phrases(kit, s, steps, created, rng, level)
             if phrases is None:
@@ -360,20 +389,36 @@ class Composer:
         created: set[str],
         diff: list[dict[str, Any]],
         rng: random.Random,
-    ) -> list[Turn]:
-        out = []
+    ) -> tuple[list[Turn], list[dict[str, Any]]]:
+        """The turns, and the confirmation splits made (``metadata.policy.confirm``): a turn whose
+        calls reach a write a confirmation rule governs stops before it, states the change and asks;
+        the user's yes is a turn of its own, and the write and what follows answer it."""
+        out: list[Turn] = []
+        confirms: list[dict[str, Any]] = []
         given = [s.args for s in steps]
+        gated = confirmation_rules(kit.domain)
         for t, text in enumerate(texts):
-            mine = [s for s in steps if s.turn == t]
-            calls = [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in mine]
+            refused = next((s for s in steps if s.turn == t and s.forbidden), None)
+            mine = [s for s in steps if s.turn == t and not s.forbidden]
             if gap and gap[3] == t:
                 what = gap[4]
                 out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
                 text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap[2])
             quoted = self._quoted_later(mine, texts[t + 1 :])
             reported = [self._reported(kit, s, created - self._seen_before(steps, s), diff) for s in mine]
-            out.append(Turn(user=text, calls=calls, answer=answer(reported, given, quoted)))
-        return out
+            k = next((i for i, s in enumerate(mine) if s.name in gated), None)
+            if k is not None:
+                rule, s = gated[mine[k].name], mine[k]
+                before = answer(reported[:k], given, set()) if k else ""
+                ask = f"Before I go ahead: {describe(s.spec, s.args)}. Shall I proceed?"
+                out.append(Turn(user=text, calls=_gold(mine[:k]), answer=f"{before} {ask}".strip()))
+                confirms.append(confirm_mark(kit.domain, rule, len(out) - 1))
+                mine, reported, text = mine[k:], reported[k:], rng.choice(YES)
+            said = answer(reported, given, quoted) if mine else ""
+            if refused is not None:
+                said = f"{said} {refusal(_forbidding(refused))}".strip()
+            out.append(Turn(user=text, calls=_gold(mine), answer=said or "Done."))
+        return out, confirms
 
     def _seen_before(self, steps: list[Step], step: Step) -> set[str]:
         """Ids earlier calls showed (a row archived after it was created is not new again)."""
@@ -481,6 +526,11 @@ class Composer:
             f"Today is {kit.renderer.today.strftime('%A, %B %-d, %Y')}. If information you need is missing, ask; "
             "if no tool can do what is asked, say so."
         )
+        if kit.domain.policy is not None:
+            system += (
+                " Follow the service policy below; when it forbids a request, do not act on it: "
+                "explain which rule applies.\n\n" + kit.domain.policy.markdown()
+            )
         metadata = {**meta, "turns": len(turns), "knobs": offer.knobs(), "system_prompt": system}
         metadata["reference_date"] = kit.renderer.today.isoformat()
         return Task(

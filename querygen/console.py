@@ -82,6 +82,11 @@ def print_summary(summary: dict[str, Any], elapsed: float, written: list[Path], 
     console.print(gates)
     console.print(_table("per domain", stats["per_domain"], list(GATE_ORDER)))
     console.print(_table("per kind", stats["per_kind"], list(GATE_ORDER)))
+    gated = stats.get("policy") or {}
+    if gated:
+        share = sum(gated.values()) / max(1, stats["kept"])
+        kinds = ", ".join(f"{k} {v}" for k, v in gated.items())
+        console.print(f"policy-gated: {sum(gated.values())} of {stats['kept']} kept ({share:.0%}): {kinds}")
     if summary.get("paraphrase") is not None:
         console.print(f"paraphrase: {summary['paraphrase']}")
     shown = ", ".join(str(p.relative_to(out)) for p in written if "graphs/" not in str(p.relative_to(out)))

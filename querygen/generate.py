@@ -109,6 +109,8 @@ class GenStats:
     rejected: Counter[str] = field(default_factory=Counter)
     per_domain: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
     per_kind: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
+    # kept tasks a written policy gates, by kind (forbidden, precondition, confirmation, near_edge)
+    policy: Counter[str] = field(default_factory=Counter)
 
     def count(self, domain: str, kind: str, reason: str | None) -> None:
         self.attempts += 1
@@ -138,6 +140,7 @@ class GenStats:
             "rejected": reasons,
             "per_domain": flat(self.per_domain),
             "per_kind": flat(self.per_kind),
+            "policy": dict(sorted(self.policy.items())),
         }
 
 
@@ -331,6 +334,9 @@ class Generator:
                 stats.count(domain, kind, gate)
                 if task is not None:
                     tasks.append(task)
+                    gated = task.metadata.get("policy")
+                    if gated:
+                        stats.policy[gated["kind"]] += 1
                 if progress:
                     progress(len(tasks), stats.attempts)
                 if len(tasks) >= cfg.n or stats.attempts >= budget:

@@ -20,6 +20,7 @@ from typing import Any
 
 from querygen.graph import DependencyGraph
 from querygen.ids import IdIndex
+from querygen.policy_gate import PolicyGate
 from querygen.sampler import LiveSampler, Relations
 from querygen.seen import path_in_view, shown_strings
 from querygen.values import ValueMaker, list_length
@@ -47,13 +48,21 @@ class Step:
     args: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Origin] = field(default_factory=dict)
     keys: dict[str, Any] = field(default_factory=dict)  # the row key behind each path argument
-    role: str = "ask"  # "resolve": a lookup the agent needs to resolve the user's words
+    # "resolve": a lookup the agent needs to resolve the user's words; "check": the read that shows
+    # a policy rule applies before a refusal
+    role: str = "ask"
     refs: dict[str, Any] = field(default_factory=dict)  # param -> refer.Reference (how it is named)
     silent: set[str] = field(default_factory=set)  # params the template already says (as "my")
     ok: bool = False
     result: Any = None
     error: str | None = None
+    policy: list[Any] = field(default_factory=list)  # policy_gate.PolicyMark: what the policy said of it
     _ids: dict[str, list[str]] | None = None
+
+    @property
+    def forbidden(self) -> bool:
+        """The policy forbids this call: the user asks for it, the gold refuses (it never ran)."""
+        return any(m.kind == "forbidden" for m in self.policy)
 
     @property
     def name(self) -> str:
@@ -101,6 +110,20 @@ class GoldBuilder:
         self.sampler = sampler
         self.values = values
         self.ids = ids
+        policy = domain.policy
+        self.gate = PolicyGate(env, domain.name, policy) if policy is not None else None
+        # a read that shows a row (get_reservation): what the agent checks before refusing
+        self._readers: dict[str, ToolSpec] = {}
+        for spec in graph.specs.values():
+            refs = [p for p in spec.params if p.ref and not p.ref.many]
+            required = [p for p in spec.params if p.required]
+            if (
+                spec.read_only
+                and len(refs) == 1
+                and required == refs
+                and refs[0].ref.table_name == spec.returns
+            ):
+                self._readers.setdefault(spec.returns, spec)
 
     def build(
         self, ep: Episode, chain: Sequence[str], turn_of: Sequence[int], rng: random.Random, level: str
@@ -117,6 +140,7 @@ class GoldBuilder:
                 break
             spec = self.graph.specs[name]
             template = self._template(spec, rng, level)
+            screening = None
             for attempt in range(RETRIES):
                 saved = copy.deepcopy(scene)
                 with session.reading() as conn:
@@ -129,12 +153,30 @@ class GoldBuilder:
                 if pre is None:
                     self.scene = scene = saved
                     continue
+                screening = self.gate.screen(ep, spec, step.args) if self.gate and spec.guards else None
+                if screening is not None and (screening.failed or screening.forbidden):
+                    if screening.failed:
+                        return steps
+                    step.policy = screening.marks
+                    for s in pre:
+                        s.turn = step.turn
+                    return [
+                        *steps,
+                        *pre,
+                        *self._remedied(screening, step),
+                        *self._check(ep, step, steps),
+                        step,
+                    ]
                 noop_able = spec.writes and spec.idempotent and self.namer is not None  # set_x, chgrp
                 before = session.content_hash() if noop_able else None
                 res = self.env.call(ep, name, step.args)
                 step.ok, step.result, step.error = res.ok, res.value, res.error
                 if res.ok and before is not None and session.content_hash() == before:
                     step.ok = False  # a write that changed nothing (chgrp to the current group)
+                if screening is not None:
+                    step.policy = screening.marks
+                    if screening.remedies and not step.ok:
+                        return steps  # the remedy ran on the episode: no retry may hide it
                 if step.ok:
                     break
                 self.scene = scene = saved
@@ -143,11 +185,49 @@ class GoldBuilder:
             for s in pre:
                 s.turn = step.turn
             steps.extend(pre)
+            if screening is not None:
+                steps.extend(self._remedied(screening, step))
             steps.append(step)
             if self.namer is not None:
                 self.namer.observe(step, len(steps) - 1, scene)
             self._remember(context, step)
         return steps
+
+    def _remedied(self, screening: Any, step: Step) -> list[Step]:
+        """The remedy calls the policy gate ran (verify the caller), as steps the user asks for."""
+        out = []
+        for spec, args, res in screening.remedies:
+            template = min(spec.says, key=len) if spec.says else None
+            origin = {k: Origin("user") for k in args}
+            out.append(Step(spec, step.turn, template, args, origin, ok=True, result=res.value))
+        return out
+
+    def _check(self, ep: Episode, step: Step, steps: list[Step]) -> list[Step]:
+        """The read an agent makes before refusing a forbidden call: the row the rule is about
+        (none when the conversation has just read it)."""
+        ref = next((p for p in step.spec.params if p.ref and not p.ref.many and p.name in step.args), None)
+        reader = self._readers.get(ref.ref.table_name) if ref is not None else None
+        if reader is None:
+            return []
+        param = next(p.name for p in reader.params if p.ref)
+        args = {param: step.args[ref.name]}
+        if any(s.spec is reader and s.args == args for s in steps):
+            return []
+        res = self.env.call(ep, reader.qualified_name, args)
+        if not res.ok:
+            return []
+        return [
+            Step(
+                reader,
+                step.turn,
+                None,
+                args,
+                {param: Origin("user")},
+                role="check",
+                ok=True,
+                result=res.value,
+            )
+        ]
 
     def _name(
         self, ep: Episode, conn: Any, step: Step, steps: list[Step], rng: random.Random, level: str

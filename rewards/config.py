@@ -1,10 +1,12 @@
 """Reward configuration: the paper's weights and knobs, and every open-point switch, as presets.
 
 A config is validated once (pydantic, unknown keys refused) and then only read, so the
-hot path never touches pydantic. Three presets exist:
+hot path never touches pydantic. Four presets exist:
 
 * ``prove`` — the paper exactly (Eq. 5 weights 0.5/0.5/0.15/0.2/0.1, alpha = beta = 0.5), the default.
 * ``prove+outcome`` — the same plus the state-outcome term (weight ``w_out`` = 0.5).
+* ``prove+policy`` — ``prove+outcome`` plus the policy term (``w_pol`` = 1): breaking a rule of a
+  domain's written policy costs the episode 1, whatever else it got right.
 * ``recall`` — coverage alone: the recall baseline the paper argues against.
 
 Anything else is a preset plus overrides, e.g. ``{"preset": "prove", "efficiency_clip": -1}``.
@@ -31,6 +33,11 @@ class RewardConfig(BaseModel):
     w_name: float = Field(0.2, description="weight of tool-name precision (Eq. 3)")
     w_arg: float = Field(0.1, description="weight of argument-value matching (Eq. 4)")
     w_out: float = Field(0.0, description="weight of the state-outcome term (not in the paper)")
+    w_pol: float = Field(
+        0.0,
+        ge=0,
+        description="weight of the policy term: cost of breaking a written policy rule (not in the paper)",
+    )
     alpha: float = Field(0.5, ge=0, description="efficiency penalty strength")
     beta: float = Field(0.5, ge=0, description="slack fraction of the call budget")
     efficiency_clip: float | None = Field(
@@ -74,6 +81,7 @@ class RewardConfig(BaseModel):
 PRESETS: dict[str, RewardConfig] = {
     "prove": RewardConfig(preset="prove"),
     "prove+outcome": RewardConfig(preset="prove+outcome", w_out=0.5),
+    "prove+policy": RewardConfig(preset="prove+policy", w_out=0.5, w_pol=1.0),
     "recall": RewardConfig(preset="recall", w_val=0.0, w_cov=1.0, w_eff=0.0, w_name=0.0, w_arg=0.0),
 }
 DEFAULT_PRESET = "prove"

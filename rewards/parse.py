@@ -35,15 +35,16 @@ from rewards.errors import TrajectoryError
 class PredCall:
     """One predicted call: name, arguments (None if not an object), step and execution outcome."""
 
-    __slots__ = ("args", "exec_ok", "name", "step")
+    __slots__ = ("args", "exec_ok", "name", "step", "turn")
 
     def __init__(
-        self, name: str, args: dict[str, Any] | None, step: int, exec_ok: bool | None = None
+        self, name: str, args: dict[str, Any] | None, step: int, exec_ok: bool | None = None, turn: int = 0
     ) -> None:
         self.name = name
         self.args = args
         self.step = step
         self.exec_ok = exec_ok
+        self.turn = turn  # the user turn it answers (0-based; 0 when the trajectory has no user messages)
 
     def __repr__(self) -> str:
         return f"PredCall({self.name!r}, {self.args!r}, step={self.step}, exec_ok={self.exec_ok})"
@@ -194,6 +195,7 @@ def parse_messages(messages: list[Any], loc: list[Any]) -> Trajectory:
     by_id: dict[str, PredCall] = {}
     answer: str | None = None
     step = 0
+    users = 0  # user messages so far: a call made after the k-th answers turn k-1
     for i, m in enumerate(messages):
         if type(m) is not dict:
             raise TrajectoryError(
@@ -203,25 +205,30 @@ def parse_messages(messages: list[Any], loc: list[Any]) -> Trajectory:
         role = m.get("role")
         if role == "assistant":
             tcs = m.get("tool_calls")
+            start = len(calls)
             if tcs:
                 step = _assistant_calls(tcs, step + 1, calls, by_id, (*loc, i))
                 answer = None
-                continue
-            text = text_of(m.get("content"))
-            if "<tool_call>" in text or "[TOOL_CALLS]" in text:
-                sub = parse_text(text, first_step=step + 1)
-                step = max([step + 1, *(c.step for c in sub.calls)])
-                calls.extend(sub.calls)
-                answer = sub.answer
             else:
-                answer = text.strip() or None
+                text = text_of(m.get("content"))
+                if "<tool_call>" in text or "[TOOL_CALLS]" in text:
+                    sub = parse_text(text, first_step=step + 1)
+                    step = max([step + 1, *(c.step for c in sub.calls)])
+                    calls.extend(sub.calls)
+                    answer = sub.answer
+                else:
+                    answer = text.strip() or None
+            for c in calls[start:]:
+                c.turn = max(0, users - 1)
         elif role == "tool" or role == "function":
             _assign(calls, by_id, m.get("tool_call_id"), result_failed(m.get("content"), m))
         elif role == "user":
             text = text_of(m.get("content"))
-            if "<tool_response>" in text:
+            if "<tool_response>" in text:  # tool results sent as a user message: no new turn
                 for body in _RESPONSE.findall(text):
                     _assign(calls, by_id, None, result_failed(body))
+            else:
+                users += 1
         elif type(role) is not str:
             raise TrajectoryError(
                 f"{_where([*loc, i])}: a message needs a string 'role'",

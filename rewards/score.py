@@ -15,11 +15,13 @@ from rewards.credit import credit_details
 from rewards.errors import RewardInputError
 from rewards.outcome import outcome_term
 from rewards.parse import PredCall, Trajectory, parse_trajectory
+from rewards.policy_term import applies as policy_applies
+from rewards.policy_term import policy_term
 from rewards.replay import EnvPool, ReplayResult, default_pool
 from rewards.tasks import PreparedTask, prepare_task
 from rewards.terms import Explanation, explain, paper_terms, weighted_total
 
-COMPONENTS = ("validity", "coverage", "efficiency", "name", "arg", "outcome")
+COMPONENTS = ("validity", "coverage", "efficiency", "name", "arg", "outcome", "policy")
 
 
 class RewardResult:
@@ -85,6 +87,7 @@ class RewardResult:
             out[k] = 0.0 if v is None else float(v)
         out["abstention"] = float(self.components.get("abstention") or 0.0)
         out["outcome_available"] = 0.0 if self.components.get("outcome") is None else 1.0
+        out["policy_available"] = 0.0 if self.components.get("policy") is None else 1.0
         return out
 
 
@@ -114,12 +117,26 @@ def score_group(
 def _abstain(task: PreparedTask, traj: Trajectory, cfg: RewardConfig, pool: EnvPool | None) -> RewardResult:
     n = len(traj.calls)
     value = cfg.abstain_reward if n == 0 else 0.0
-    comps: dict[str, float | None] = dict.fromkeys(COMPONENTS[:-1], 0.0)
+    comps: dict[str, float | None] = dict.fromkeys(COMPONENTS[:-2], 0.0)
     comps["outcome"] = None
     comps["abstention"] = value
-    details = {"n_calls": n, "n_gold": 0, "rule": "abstention: reward only when no tool is called"}
+    details: dict[str, Any] = {
+        "n_calls": n,
+        "n_gold": 0,
+        "rule": "abstention: reward only when no tool is called",
+    }
     status = [c.exec_ok for c in traj.calls]
-    credit = _credit(task, traj.calls, status, [], None, cfg, None, pool)
+    replay = None
+    if n and cfg.w_pol and cfg.replay == "auto" and policy_applies(task):
+        # refusing a forbidden request with no call is an abstention; doing it anyway breaks the rule
+        replay = (
+            (pool or default_pool())
+            .replayer(task.snapshots)
+            .run(((c.name, c.args) for c in traj.calls), task.setup)
+        )
+        comps["policy"], details["policy"] = policy_term(task, replay, traj.calls)
+        value += cfg.w_pol * comps["policy"]
+    credit = _credit(task, traj.calls, status, [], None, cfg, replay, pool)
     return RewardResult(value, comps, details, cfg.preset, task.id, credit=credit)
 
 
@@ -152,9 +169,10 @@ def score_prepared(
     unknown = None in status
     need_l3 = bool(cfg.w_val) and (unknown or confirm)
     need_out = bool(cfg.w_out) and task.replayable
+    need_pol = bool(cfg.w_pol) and policy_applies(task)
     replay: ReplayResult | None = None
     rep_pool = pool or default_pool()
-    if can_replay and (need_l3 or need_out):
+    if can_replay and (need_l3 or need_out or need_pol):
         replay = rep_pool.replayer(task.snapshots).run(((c.name, c.args) for c in calls), task.setup)
         if need_l3:
             status = [
@@ -169,6 +187,11 @@ def score_prepared(
         gold_results = [] if task.writes else _gold_results(task, rep_pool)
         out, details["outcome"] = outcome_term(task, replay.diff, traj.answer, gold_results, cfg)
     components["outcome"] = out  # type: ignore[assignment]
+    if need_pol:  # a policy task says whether it was checked; other tasks carry no policy key
+        pol: float | None = None
+        if replay is not None:
+            pol, details["policy"] = policy_term(task, replay, calls)
+        components["policy"] = pol  # type: ignore[assignment]
     total = weighted_total(components, cfg)  # type: ignore[arg-type]
     pairs, budget = raw[5], raw[2]  # Explanation: (n, n_gt, budget, excess, levels, pairs)
     credit = _credit(task, calls, status, pairs, budget, cfg, replay, pool)

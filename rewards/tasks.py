@@ -87,6 +87,8 @@ class PreparedTask:
     expected_state_hash: str | None = None
     source: str = "minimal"
     setup: tuple[tuple[str, dict[str, Any]], ...] = ()  # applied before every replay, never scored
+    # confirmation rules in force: (user turn, or -1 for every call, "domain rule N (slug)", tools)
+    confirm: tuple[tuple[int, str, frozenset[str]], ...] = ()
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -165,9 +167,27 @@ def _from_task(task: Task) -> PreparedTask:
             expected_state_hash=task.expected_state_hash,
             source="task",
             setup=tuple((c.name, dict(c.arguments)) for c in task.setup),
+            confirm=_confirmations(task.metadata),
         ),
         task.dependencies,
     )
+
+
+def _confirmations(metadata: dict[str, Any]) -> tuple[tuple[int, str, frozenset[str]], ...]:
+    """The task's confirmation turns (``metadata.policy.confirm``). A turn-level example is the
+    one turn it holds: where that turn is one to confirm in, every call of it counts (-1)."""
+    policy = metadata.get("policy")
+    if not isinstance(policy, dict) or not isinstance(policy.get("confirm"), list):
+        return ()
+    own = metadata.get("turn") if "turns_in_task" in metadata else None
+    out = []
+    for c in policy["confirm"]:
+        label = f"{c['domain']} rule {c['rule']} ({c['slug']})"
+        if own is None:
+            out.append((int(c["turn"]), label, frozenset(c["tools"])))
+        elif own == c["turn"]:
+            out.append((-1, label, frozenset(c["tools"])))
+    return tuple(out)
 
 
 def _from_minimal(task: MinimalTask) -> PreparedTask:

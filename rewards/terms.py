@@ -210,7 +210,7 @@ def explain(raw: Explanation) -> dict[str, Any]:
 
 
 def weighted_total(components: dict[str, float | None], cfg: RewardConfig) -> float:
-    """Eq. 5 (+ w_out * outcome when the outcome term was computed)."""
+    """Eq. 5 (+ w_out * outcome and w_pol * policy when those terms were computed)."""
     total = (
         cfg.w_val * components["validity"]  # type: ignore[operator]
         + cfg.w_cov * components["coverage"]  # type: ignore[operator]
@@ -221,4 +221,7 @@ def weighted_total(components: dict[str, float | None], cfg: RewardConfig) -> fl
     outcome = components.get("outcome")
     if outcome is not None and cfg.w_out:
         total += cfg.w_out * outcome
+    policy = components.get("policy")
+    if policy is not None and cfg.w_pol:
+        total += cfg.w_pol * policy
     return total

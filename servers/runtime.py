@@ -171,6 +171,10 @@ class Environment:
         now = self._reference_moment(session)
         return session.run(lambda conn: spec.run(conn, args, now), writes=not spec.read_only)
 
+    def reference_moment(self, session: Session) -> str:
+        """The snapshot's "now", as the tools of ``session`` see it."""
+        return self._reference_moment(session)
+
     def _reference_moment(self, session: Session) -> str:
         """The snapshot's "now" (a variant may move it), read once per snapshot, not once per call."""
         key = session.snapshot.sha256

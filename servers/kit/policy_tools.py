@@ -52,8 +52,9 @@ def attach_policy(domain: Any, policy: Policy) -> None:
             )
     for name, spec in list(tools.items()):
         guards = policy.guards(name)
-        if guards:
-            tools[name] = dataclasses.replace(spec, policy=policy, guards=guards)
+        if guards:  # a written-mode breach is logged by the call itself: the log is one of its writes
+            writes = spec.writes if BREACH_TABLE in spec.writes else (*spec.writes, BREACH_TABLE)
+            tools[name] = dataclasses.replace(spec, policy=policy, guards=guards, writes=writes)
 
     def get_policy(db: Db) -> dict:
         """The service's written policy: the numbered rules to follow when acting for a user."""
