@@ -249,6 +249,8 @@ class Validator:
                 return True  # a single capitalised word is not checked as a name
             if lex.has_text(c) or c.lower() in new_data() or c.lower() in shown().lower():
                 return True
+            if all(f'"{w}"' in new_data() for w in c.lower().split()):
+                return True  # "correct it to Anna Pratt": a first and a last name the write takes apart
         return False
 
     def noop(self, task: Task) -> bool:

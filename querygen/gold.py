@@ -155,8 +155,8 @@ class GoldBuilder:
                     continue
                 screening = self.gate.screen(ep, spec, step.args) if self.gate and spec.guards else None
                 if screening is not None and (screening.failed or screening.forbidden):
-                    if screening.failed:
-                        return steps
+                    if screening.failed:  # the remedies that did run changed the fork: they stay gold
+                        return [*steps, *pre, *self._remedied(screening, step)]
                     step.policy = screening.marks
                     for s in pre:
                         s.turn = step.turn
@@ -175,8 +175,8 @@ class GoldBuilder:
                     step.ok = False  # a write that changed nothing (chgrp to the current group)
                 if screening is not None:
                     step.policy = screening.marks
-                    if screening.remedies and not step.ok:
-                        return steps  # the remedy ran on the episode: no retry may hide it
+                    if screening.remedies and not step.ok:  # the remedy changed the fork: it stays gold
+                        return [*steps, *pre, *self._remedied(screening, step)]
                 if step.ok:
                     break
                 self.scene = scene = saved

@@ -22,11 +22,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from servers.kit import Db, Near, ToolSpec
-from servers.kit.policy import Policy, Rule
+from servers.kit.policy import MODE_KEY, Policy, Rule
 from servers.runtime import CallResult, Environment
 from state import Episode
 
 MAX_REMEDIES = 3
+
+
+class _Undo(Exception):
+    """Raised to roll a trial call back."""
 
 
 @dataclass
@@ -90,7 +94,23 @@ class PolicyGate:
             out.marks.append(PolicyMark("precondition", fixable[0], str(fixable[1])))
         out.marks += [PolicyMark("forbidden", r, str(w)) for r, w in breaches]
         out.marks += [PolicyMark("near_edge", r, str(w)) for r, w in verdicts if isinstance(w, Near)]
+        if breaches and not self.would_run(ep, spec, args):
+            out.failed = True  # the service itself would refuse it: no lesson about the policy
         return out
+
+    def would_run(self, ep: Episode, spec: ToolSpec, args: dict[str, Any]) -> bool:
+        """Whether a forbidden call succeeds when only the policy stands in its way: run in
+        ``written`` mode inside a savepoint that is rolled back. A request the service refuses on
+        its own (more bags than any cabin takes) would teach nothing about the policy."""
+        session = ep.session(self.domain)
+        try:
+            with session.writing() as conn:
+                conn.execute("UPDATE _meta SET value = 'written' WHERE key = ?", (MODE_KEY,))
+                ok = self.env.call(ep, spec.qualified_name, dict(args)).ok
+                raise _Undo
+        except _Undo:
+            pass
+        return ok
 
 
 def refusal(mark: PolicyMark) -> str:
@@ -136,8 +156,16 @@ def confirm_mark(domain: Any, rule: Rule, turn: int) -> dict[str, Any]:
 
 
 def describe(spec: ToolSpec, arguments: dict[str, Any]) -> str:
-    """The change in words the user can check: "cancel a reservation (reservation_id ZFA04Y)"."""
-    what = spec.description.split(".")[0].split(";")[0].strip()
-    what = what[:1].lower() + what[1:]
-    shown = ", ".join(f"{k} {v}" for k, v in arguments.items() if v not in (None, "", [], {}))
-    return f"I will {what} ({shown})" if shown else f"I will {what}"
+    """The change in words the user can check: "I will cancel reservation ZFA04Y".
+
+    Built from the tool's name and the call's values, not its description: a description's words
+    copied into a reply are what the wording gate rejects as no person's speech."""
+    head = spec.name.replace("_", " ")
+    parts = []
+    for key, value in arguments.items():
+        if value in (None, "", [], {}):
+            continue
+        label = key.removesuffix("_id").replace("_", " ")
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        parts.append(shown if label in head else f"{label} {shown}")
+    return f"I will {head} " + ", ".join(parts) if parts else f"I will {head}"

@@ -83,7 +83,9 @@ class Renderer:
             return human(value) if "_" in value and not p.ref else value
         if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}", value) and "month" in p.name:
             return self._month_words(value, rng)
-        if isinstance(value, str) and p.constraints.get("pattern") and is_date(value) and rng.random() < 0.85:
+        # a secret (a date of birth to verify with) is read out as it is on file
+        dated = isinstance(value, str) and p.constraints.get("pattern") and is_date(value) and not p.sensitive
+        if dated and rng.random() < 0.85:
             return say_date(value, self.today, rng) or value  # "tomorrow at 2:30 pm", not 2026-06-02T14:30
         return str(value)
 
