@@ -63,10 +63,12 @@ install: $(BIN)/.installed
 serve: install
 	$(BIN)/toolground serve --domains all
 
+# --dist loadfile: a test module's expensive fixture (a 2,000-task generation) runs once, on one
+# worker, instead of once on each
 test: install $(MCP1)/.installed $(VERL)/.installed $(TRAIN)/.installed $(RAY)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadfile
 
 format: install
 	$(BIN)/ruff format .

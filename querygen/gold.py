@@ -153,10 +153,14 @@ class GoldBuilder:
                 if pre is None:
                     self.scene = scene = saved
                     continue
+                if self.gate and spec.guards and len(steps) + len(pre) + 2 > limit:
+                    return steps  # no room left for a remedy (or the check before a refusal)
                 screening = self.gate.screen(ep, spec, step.args) if self.gate and spec.guards else None
+                if screening is not None and len(steps) + len(pre) + len(screening.remedies) + 1 > limit:
+                    return self._abandon(steps, screening)
                 if screening is not None and (screening.failed or screening.forbidden):
-                    if screening.failed:  # the remedies that did run changed the fork: they stay gold
-                        return [*steps, *pre, *self._remedied(screening, step)]
+                    if screening.failed:
+                        return self._abandon(steps, screening)
                     step.policy = screening.marks
                     for s in pre:
                         s.turn = step.turn
@@ -175,8 +179,8 @@ class GoldBuilder:
                     step.ok = False  # a write that changed nothing (chgrp to the current group)
                 if screening is not None:
                     step.policy = screening.marks
-                    if screening.remedies and not step.ok:  # the remedy changed the fork: it stays gold
-                        return [*steps, *pre, *self._remedied(screening, step)]
+                    if screening.remedies and not step.ok:
+                        return self._abandon(steps, screening)
                 if step.ok:
                     break
                 self.scene = scene = saved
@@ -192,6 +196,12 @@ class GoldBuilder:
                 self.namer.observe(step, len(steps) - 1, scene)
             self._remember(context, step)
         return steps
+
+    @staticmethod
+    def _abandon(steps: list[Step], screening: Any) -> list[Step]:
+        """Where the chain stops after a remedy ran: a remedy changed the episode, so the prefix
+        alone would not explain its state; nothing is kept then (the attempt's trial rolls back)."""
+        return [] if screening.remedies else steps
 
     def _remedied(self, screening: Any, step: Step) -> list[Step]:
         """The remedy calls the policy gate ran (verify the caller), as steps the user asks for."""
@@ -222,7 +232,7 @@ class GoldBuilder:
                 step.turn,
                 None,
                 args,
-                {param: Origin("user")},
+                {param: step.origin.get(ref.name, Origin("user"))},  # a lookup's find feeds it too
                 role="check",
                 ok=True,
                 result=res.value,

@@ -208,6 +208,9 @@ class ChainSampler:
                 if not fwd and not back:
                     break
                 if fwd and (not back or rng.random() < 0.75):
+                    ahead = sum(self.weight[t] for t in fwd)
+                    if ahead < 1.0 and rng.random() >= ahead:
+                        break  # only over-visited sinks ahead (a tool every write leads to): stop here
                     chain.append(self._pick(rng, fwd))
                 elif rng.random() < sum(self.weight[t] for t in back):
                     chain.insert(0, self._pick(rng, back))

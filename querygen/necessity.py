@@ -15,15 +15,12 @@ calls before it are shared by all the checks (nested savepoints).
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
 from querygen.probe import Sandbox, StateProbe
-from querygen.task import Task, result_facts
+from querygen.task import Task, result_facts, states_number, written_numbers
 from servers.runtime import Environment
-
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
 def states_fact(result: Any, given: list[dict[str, Any]], answer: str | None) -> bool:
@@ -34,10 +31,10 @@ def states_fact(result: Any, given: list[dict[str, Any]], answer: str | None) ->
     if not facts or (_empty(result) and re.search(r"\bno\b|\bnothing\b", answer, re.I)):
         return True  # nothing beyond what the user said, or "there are none"
     text = answer.casefold().replace("_", " ")
-    numbers = [float(m.replace(",", "")) for m in _NUMBER.findall(answer) if m.replace(",", "").strip("-")]
+    numbers = written_numbers(answer)
     for fact in facts:
         if isinstance(fact, float):
-            if any(math.isclose(fact, n, rel_tol=1e-9, abs_tol=1e-6) for n in numbers):
+            if states_number(fact, numbers):
                 return True
         elif fact.casefold().replace("_", " ") in text:
             return True

@@ -9,6 +9,8 @@ Everything is plain JSON so a dataset row can carry it.
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -126,3 +128,29 @@ def result_facts(results: list[Any], arguments: list[dict[str, Any]]) -> list[An
             seen.add(key)
             out.append(fact)
     return out
+
+
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def written_numbers(text: str) -> list[tuple[float, int]]:
+    """Every number a text writes, with how many decimals it was written with."""
+    out = []
+    for m in _NUMBER.findall(text):
+        plain = m.replace(",", "")
+        try:
+            out.append((float(plain), len(plain.split(".", 1)[1]) if "." in plain else 0))
+        except ValueError:
+            continue
+    return out
+
+
+def states_number(fact: float, written: list[tuple[float, int]]) -> bool:
+    """The text states this number: exactly, or rounded to the decimals it was written with
+    (a mean of 34.316... reported as 34.32, as a person reports it)."""
+    for value, decimals in written:
+        if math.isclose(fact, value, rel_tol=1e-9, abs_tol=1e-6):
+            return True
+        if decimals and math.isclose(round(fact, decimals), value, abs_tol=10 ** -(decimals + 3)):
+            return True
+    return False

@@ -26,12 +26,10 @@ task is collateral.
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.task import result_facts
+from querygen.task import result_facts, states_number, written_numbers
 from rewards.config import RewardConfig
 from rewards.tasks import PreparedTask
 from rewards.values import cell_equal
@@ -152,8 +150,6 @@ def expected_canon(task: PreparedTask) -> Canon:
 
 # -- read-only tasks: facts in the answer ----------------------------------------------
 
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-
 
 def _words(text: str) -> str:
     """Casefolded, with stored codes read as words: "gift_card" and "gift card" are one fact."""
@@ -172,19 +168,11 @@ def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[floa
     if not facts:
         return 1.0, 0
     text = _words(answer)
-    numbers = []
-    for m in _NUMBER.findall(answer):
-        try:
-            numbers.append(float(m.replace(",", "")))
-        except ValueError:
-            continue
+    numbers = written_numbers(answer)
     need = min(needed, len(facts))
     found = 0
     for fact in facts:
-        if isinstance(fact, float):
-            hit = any(math.isclose(fact, n, rel_tol=1e-9, abs_tol=1e-6) for n in numbers)
-        else:
-            hit = _words(fact) in text
+        hit = states_number(fact, numbers) if isinstance(fact, float) else _words(fact) in text
         found += hit
         if found >= need:
             break

@@ -71,7 +71,7 @@ def test_chains_follow_edges_span_lengths_and_reach_rare_tools(name):
     assert set(seen) == set(g.tools), "every visible tool must appear in some chain"
     linked = {t for t in g.tools if g.succ[t] or any(t in g.succ[a] for a in g.tools)}
     counts = [seen[t] for t in linked]
-    assert min(counts) * 12 >= max(counts), "coverage is flattened"
+    assert not counts or min(counts) * 12 >= max(counts), "coverage is flattened"  # utilities: no edges
     # a tool with no edge at all ("what time is it") can only start a one-call chain
     assert all(seen[t] * len(g.tools) * 4 >= 1500 for t in set(g.tools) - linked), seen
 
@@ -123,6 +123,8 @@ def test_related_picks_follow_foreign_keys(live):
     domain, env, rel, sampler = live
     ep = env.open()
     checked = 0
+    if not any(t.__table__.foreign_keys for t in tables_of(domain)):
+        pytest.skip(f"{domain.name}: no table refers to another")
     with ep.session(domain.name).reading() as conn:
         for t in tables_of(domain):
             for fk in sorted(t.__table__.foreign_keys, key=lambda f: f.parent.name):
@@ -156,16 +158,18 @@ def test_sampling_after_a_write_sees_that_write(live, snapshot_cache):
     builder = GoldBuilder(env, domain, graph, rel, sampler, values, ids)
     sandbox = Sandbox(env.open())
     creators = [s for s in graph.specs.values() if s.returns and s.returns in s.writes]
+    if all(s.read_only for s in graph.specs.values()):
+        pytest.skip(f"{domain.name}: a stateless helper, nothing is created")
     assert creators, "every domain should have a tool that creates something"
     found = 0
     for spec in creators:
         with sandbox.trial() as ep:
             steps = builder.build(ep, [spec.qualified_name], [0], random.Random(1), "complete")
-            if not steps:
+            if not steps or not steps[-1].ok:
                 continue
-            new = [
+            new = [  # the creator's own step is the last: a policy's remedy (verify) may come first
                 v
-                for v in steps[0].produced(ids).get(spec.returns, [])
+                for v in steps[-1].produced(ids).get(spec.returns, [])
                 if not probe.fingerprint(domain.name)
                 .conn.execute(f'SELECT 1 FROM "{spec.returns}" WHERE id = ?', (v,))
                 .fetchone()

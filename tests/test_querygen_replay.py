@@ -71,7 +71,10 @@ def test_task_shape_is_consistent(generated):
     for t in tasks:
         offered = {s["function"]["name"] for s in t.tools}
         calls = t.gold_calls()
-        assert 1 <= len(t.turns) <= 4
+        policy = t.metadata.get("policy") or {}
+        asking = {c["turn"] for c in policy.get("confirm", [])}  # turns that stop to ask for a yes
+        refusing = {len(t.turns) - 1} if policy.get("kind") == "forbidden" else set()
+        assert 1 <= len(t.turns) <= 4 + len(asking)
         assert all(c.name in offered for c in calls), t.id
         assert all(0 <= i < j < len(calls) for i, j in t.dependencies), t.id
         knobs = t.metadata["knobs"]
@@ -87,7 +90,8 @@ def test_task_shape_is_consistent(generated):
         if t.kind == "abstain":
             assert not calls and t.turns[0].answer
         if t.kind == "tool":
-            assert 1 <= t.metadata["chain_length"] <= 6 and all(turn.calls for turn in t.turns)
+            assert 1 <= t.metadata["chain_length"] <= 6
+            assert all(turn.calls for k, turn in enumerate(t.turns) if k not in asking | refusing), t.id
 
 
 def test_clarify_tasks_ask_first_and_get_the_value_next(generated):

@@ -232,8 +232,7 @@ def order_sim(db: Db, line: Ref[Line, NO_ORDER], kind: SimKind) -> dict:
 
 
 @telecom_support.tool(
-    writes=[Device],
-    returns=Line,
+    writes=[Device],  # no ``returns``: the line it shows is the one the user named, nothing new to use
     says=[
         "move my number {line} onto my other phone {device} as an eSIM",
         "transfer the eSIM of {line} to {device}",
