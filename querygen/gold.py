@@ -29,6 +29,7 @@ from servers.runtime import CallResult, Environment
 from state import Episode
 
 RETRIES = 4
+MAX_CALLS = 6  # the paper's longest chain: lookups and a policy's remedies count too
 PATH_TRIES = 2  # picks tried for a path the conversation has shown
 
 
@@ -134,7 +135,7 @@ class GoldBuilder:
         context: dict[str, list[str]] = {}
         session = ep.session(self.domain.name)
         self.scene = scene = self.namer.scene() if self.namer is not None else None
-        limit = 6 if self.namer is not None else len(chain)
+        limit = MAX_CALLS if self.namer is not None else len(chain)
         for j, name in enumerate(chain):
             if len(steps) >= limit:
                 break
@@ -153,10 +154,10 @@ class GoldBuilder:
                 if pre is None:
                     self.scene = scene = saved
                     continue
-                if self.gate and spec.guards and len(steps) + len(pre) + 2 > limit:
+                if self.gate and spec.guards and len(steps) + len(pre) + 2 > MAX_CALLS:
                     return steps  # no room left for a remedy (or the check before a refusal)
                 screening = self.gate.screen(ep, spec, step.args) if self.gate and spec.guards else None
-                if screening is not None and len(steps) + len(pre) + len(screening.remedies) + 1 > limit:
+                if screening is not None and len(steps) + len(pre) + len(screening.remedies) + 1 > MAX_CALLS:
                     return self._abandon(steps, screening)
                 if screening is not None and (screening.failed or screening.forbidden):
                     if screening.failed:

@@ -194,8 +194,10 @@ def outcome_term(
         return cmp["f1"] - penalty, {"kind": "state", **cmp, "penalty": penalty}
     facts = task.cache.get("facts")
     if facts is None:
-        # What the user asked last: the final answer reports the last call of the last turn with calls.
-        last = [i for i, g in enumerate(task.gold) if g.last_in_turn][-1:]
+        # What the user asked last: the final answer reports the last call of the final turn (none
+        # when that turn makes no call: a refused request's answer is the refusal, judged by policy)
+        final = task.final_turn if task.final_turn is not None else task.gold[-1].turn
+        last = [i for i, g in enumerate(task.gold) if g.last_in_turn and g.turn == final]
         facts = task.cache["facts"] = gold_facts(
             [gold_results[i] for i in last], [task.gold[i].args for i in range(len(task.gold))]
         )

@@ -89,6 +89,7 @@ class PreparedTask:
     setup: tuple[tuple[str, dict[str, Any]], ...] = ()  # applied before every replay, never scored
     # confirmation rules in force: (user turn, or -1 for every call, "domain rule N (slug)", tools)
     confirm: tuple[tuple[int, str, frozenset[str]], ...] = ()
+    final_turn: int | None = None  # the last user turn (None: the last gold call's)
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -168,6 +169,7 @@ def _from_task(task: Task) -> PreparedTask:
             source="task",
             setup=tuple((c.name, dict(c.arguments)) for c in task.setup),
             confirm=_confirmations(task.metadata),
+            final_turn=len(task.turns) - 1,
         ),
         task.dependencies,
     )

@@ -38,7 +38,14 @@ def run_trl(root) -> dict:
     server's sessions after the script exited."""
     cache, data = root / "cache", root / "data"
     generate = [sys.executable, "-m", "toolground", "generate", "--domains", "banking", "--n", "8"]
-    generate += ["--seed", "1", "--scale", "small", "--distractors", "0"]  # banking alone: one world to build
+    generate += [
+        "--seed",
+        "16",
+        "--scale",
+        "small",
+        "--distractors",
+        "0",
+    ]  # banking alone: one world to build
     generate += ["--format", "jsonl,hf,chat", "--quiet", "--out", str(data)]
     made = subprocess.run(
         generate, env=server_env(cache), cwd=REPO, capture_output=True, text=True, timeout=300

@@ -232,7 +232,8 @@ def order_sim(db: Db, line: Ref[Line, NO_ORDER], kind: SimKind) -> dict:
 
 
 @telecom_support.tool(
-    writes=[Device],  # no ``returns``: the line it shows is the one the user named, nothing new to use
+    writes=[Device],
+    returns=Line,
     says=[
         "move my number {line} onto my other phone {device} as an eSIM",
         "transfer the eSIM of {line} to {device}",
