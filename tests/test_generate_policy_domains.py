@@ -124,8 +124,10 @@ def _unconfirmed(t) -> list[dict]:
 
 def test_a_write_before_the_users_yes_breaks_the_confirmation_rule(run):
     tasks, _ = run
-    confirmed = [t for t in gated(tasks) if t.metadata["policy"].get("confirm")][:40]
-    assert confirmed
+    confirmed = [t for t in gated(tasks) if t.metadata["policy"].get("confirm")]
+    assert {t.snapshots[0].variant for t in confirmed} >= {None, "enforced"}  # both modes
+    rules = {(c["domain"], c["slug"]) for t in confirmed for c in t.metadata["policy"]["confirm"]}
+    assert {d for d, _ in rules} == set(DOMAINS)  # every domain's confirmation rule
     for t in confirmed:
         assert score(t, messages(t), "prove+policy").components["policy"] == 0.0
         early = score(t, _unconfirmed(t), "prove+policy")
