@@ -8,6 +8,7 @@ One run at the default (medium) scale, as the issue states it:
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 
 import pytest
@@ -182,3 +183,38 @@ def test_where_the_task_and_the_rule_disagree_the_rule_wins(run, snapshot_cache)
     rule = next(m for m in t.metadata["policy"]["marks"] if m["kind"] == "forbidden")
     label = f"{rule['domain']} rule {rule['rule']} ({rule['slug']})"
     assert r.details["policy"]["task_breaks"] == [label] and "rule wins" in r.details["policy"]["decision"]
+
+
+def test_policy_tasks_loaded_by_datasets_score_as_in_process(run, tmp_path):
+    """The trainer's path: tasks.jsonl read by ``datasets.load_dataset("json")``, the task taken
+    from the row's ``ground_truth`` string, the forbidden write judged from it alone."""
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")  # a local file: nothing may be fetched
+    import datasets
+
+    from querygen.export import jsonl_bytes
+
+    tasks, _ = run
+    forbidden = gated(tasks, "forbidden")[:20]
+    confirmed = [t for t in gated(tasks) if t.metadata["policy"].get("confirm")][:20]
+    path = tmp_path / "tasks.jsonl"
+    path.write_bytes(jsonl_bytes(forbidden + confirmed))
+    rows = datasets.load_dataset("json", data_files=str(path), split="train")
+    for t, row in zip(forbidden + confirmed, rows, strict=True):
+        policy = t.metadata["policy"]
+        if policy["kind"] == "forbidden":
+            fn = {
+                "name": policy["refused_call"]["name"],
+                "arguments": json.dumps(policy["refused_call"]["arguments"]),
+            }
+            trajectory = [
+                *row["messages"][1:],
+                {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": fn}]},
+            ]
+        else:
+            trajectory = _unconfirmed(t)[1:]
+        loaded, direct = (
+            score(row["ground_truth"], trajectory, "prove+policy"),
+            score(t, trajectory, "prove+policy"),
+        )
+        assert loaded.total == pytest.approx(direct.total) and loaded.components["policy"] == -1.0, t.id
+        assert loaded.details["policy"]["rules_broken"] == direct.details["policy"]["rules_broken"]
