@@ -5,7 +5,7 @@ the other way: the agent is handed a policy ("basic economy reservations cannot 
 "verify the caller's identity first") and the system does whatever it is asked. A domain
 declares such a policy once::
 
-    airline.policy("# Airline service policy\\n\\nYou are an agent of ...", mode="written")
+    airline.policy_document("# Airline service policy\\n\\nYou are an agent of ...", mode="written")
 
     @airline.rule("basic-economy", tools=["change_reservation_flights", "change_reservation_cabin"])
     def basic_economy_is_final(db: Db, tool: str, args: dict) -> str | None:
@@ -174,9 +174,7 @@ def refusal(rule: Rule, why: str) -> str:
     return f"Refused by policy {rule.label}: {why}. The rule: {rule.text}"
 
 
-def judge(
-    policy: Policy, guards: tuple[Rule, ...], db: Db, tool: str, args: dict[str, Any]
-) -> list[tuple[Rule, str]]:
+def judge(guards: tuple[Rule, ...], db: Db, tool: str, args: dict[str, Any]) -> list[tuple[Rule, str]]:
     """The breaches of one call before it runs: raises :class:`PolicyRefusal` in enforced mode,
     returns them (to be logged once the call has succeeded) in written mode."""
     breaches = []

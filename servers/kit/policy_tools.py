@@ -54,7 +54,7 @@ def attach_policy(domain: Any, policy: Policy) -> None:
         guards = policy.guards(name)
         if guards:  # a written-mode breach is logged by the call itself: the log is one of its writes
             writes = spec.writes if BREACH_TABLE in spec.writes else (*spec.writes, BREACH_TABLE)
-            tools[name] = dataclasses.replace(spec, policy=policy, guards=guards, writes=writes)
+            tools[name] = dataclasses.replace(spec, guards=guards, writes=writes)
 
     def get_policy(db: Db) -> dict:
         """The service's written policy: the numbered rules to follow when acting for a user."""

@@ -243,9 +243,8 @@ class ToolSpec:
     # (table, SQL condition): a row of the table must satisfy it before the call makes sense
     # ("the directory stack is not empty"), a state no parameter names
     preconditions: tuple[tuple[str, str], ...] = ()
-    # the domain's policy and the checked rules a call must pass (set when the domain's tools are
-    # first read: rules may be declared after the tools they govern)
-    policy: Any = None
+    # the policy rules a call must pass (set when the domain's tools are first read: rules may be
+    # declared after the tools they govern)
     guards: tuple[Any, ...] = ()
 
     @property
@@ -349,7 +348,7 @@ class ToolSpec:
         try:
             if not self.guards:
                 return self.fn(db, **arguments)
-            breaches = policies.judge(self.policy, self.guards, db, self.name, arguments)
+            breaches = policies.judge(self.guards, db, self.name, arguments)
             result = self.fn(db, **arguments)
             policies.log_breaches(db, self.name, breaches)
             return result
