@@ -210,6 +210,14 @@ def alive(pid: int) -> bool:
         return False
 
 
+def _published(path: Path, timeout: float = 15.0) -> Path:
+    """The layout file: the gateways answer /health a moment before the supervisor writes it."""
+    deadline = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return path
+
+
 def main() -> int:
     cache = Path(os.environ["TOOLGROUND_CACHE"])
     env = Environment("banking", scale="small", cache=SnapshotCache(cache))
@@ -219,7 +227,7 @@ def main() -> int:
         started = time.monotonic()
         with running_server(cache, *CLUSTER, "--ray", "--run-dir", str(run_dir), timeout=240) as base:
             findings["start_seconds"] = round(time.monotonic() - started, 2)
-            layout = json.loads((run_dir / "layout.json").read_text())
+            layout = json.loads(_published(run_dir / "layout.json").read_text())
             findings["layout"] = {k: layout[k] for k in ("actors", "namespace", "shards", "ray_address")}
             join(layout)
             try:
