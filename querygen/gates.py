@@ -64,10 +64,13 @@ class Lexicon:
                 for r in conn.execute(f'PRAGMA table_info("{name}")')
                 if (r[2] or "").upper() in ("VARCHAR", "TEXT", "")
             ]
-            for col in cols:
-                texts.extend(
-                    str(v) for (v,) in conn.execute(f'SELECT DISTINCT "{col}" FROM "{name}"') if v is not None
-                )
+            for col in cols:  # joined by SQLite: one string per column instead of a row per value
+                (joined,) = conn.execute(
+                    f'SELECT group_concat(v, char(10)) FROM (SELECT DISTINCT "{col}" AS v FROM "{name}" '
+                    f'WHERE "{col}" IS NOT NULL)'
+                ).fetchone()
+                if joined:
+                    texts.append(joined)
         self.blob = "\n".join(texts).lower()
 
     def has_id(self, value: str) -> bool:
