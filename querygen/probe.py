@@ -14,15 +14,19 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from state import Episode, Snapshot, combine_hashes
+from state.session import SharedReader
 
 
 class SnapshotView:
-    """A read-only connection to one snapshot, for sampling entities as they were at the start."""
+    """A read-only connection to one snapshot, for sampling entities as they were at the start.
+
+    It is the snapshot's :class:`~state.session.SharedReader` connection (query-only, the same
+    bytes), which the episodes' unwritten sessions read from anyway: a private copy per view cost
+    a deserialize of every snapshot, and another of each in every variant lane."""
 
     def __init__(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
-        self.conn: sqlite3.Connection = snapshot.connect()
-        self.conn.execute("PRAGMA query_only = ON")
+        self.conn: sqlite3.Connection = SharedReader.of(snapshot).conn
 
 
 class StateProbe:
