@@ -24,6 +24,7 @@ from querygen.gates import GATES, Lexicon, Validator
 from querygen.gold import GoldBuilder, IdIndex, canonical
 from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import KnobRates, ToolOffer
+from querygen.memo import PristineReads
 from querygen.naming import Namer
 from querygen.parallel import outcomes
 from querygen.probe import Sandbox, StateProbe
@@ -188,6 +189,7 @@ class Generator:
             natural[d.name] = IdIndex.natural_keys(d, self.probe.fingerprint(d.name).conn)
         self.ids = IdIndex(self.env.domains, natural)
         self.selected = selected
+        self.reads = PristineReads(self.env)
         self.kits: dict[str, DomainKit] = {}
         lexicons, samplers = {}, {}
         for d in self.env.domains:
@@ -197,8 +199,8 @@ class Generator:
             sampler = LiveSampler(rel)
             graph = DependencyGraph(d)
             values = ValueMaker(d, rel, sampler, Faker("en_US"), self.probe.fingerprint(d.name).conn)
-            namer = Namer(self.env, Resolver(d, graph.specs, rel), rel, sampler, self.ids)
-            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids, namer)
+            namer = Namer(self.env, Resolver(d, graph.specs, rel), rel, sampler, self.ids, self.reads)
+            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids, namer, self.reads)
             chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
             self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
             prefixes = {

@@ -16,7 +16,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from querygen.graph import DependencyGraph
 from querygen.ids import IdIndex
@@ -27,6 +27,9 @@ from querygen.values import ValueMaker, list_length
 from servers.kit import Domain, ToolSpec
 from servers.runtime import CallResult, Environment
 from state import Episode
+
+if TYPE_CHECKING:
+    from querygen.memo import PristineReads
 
 RETRIES = 4
 MAX_CALLS = 6  # the paper's longest chain: lookups and a policy's remedies count too
@@ -101,10 +104,12 @@ class GoldBuilder:
         values: ValueMaker,
         ids: IdIndex,
         namer: Any = None,
+        reads: PristineReads | None = None,
     ) -> None:
         self.namer = namer  # naming.Namer: actor and natural references (None: ids, any owner)
         self.scene: Any = None
         self.env = env
+        self.call = (reads or env).call  # drafting's calls; a read of an untouched fork may be remembered
         self.domain = domain
         self.graph = graph
         self.rel = relations
@@ -174,7 +179,7 @@ class GoldBuilder:
                     ]
                 noop_able = spec.writes and spec.idempotent and self.namer is not None  # set_x, chgrp
                 before = session.content_hash() if noop_able else None
-                res = self.env.call(ep, name, step.args)
+                res = self.call(ep, name, step.args)
                 step.ok, step.result, step.error = res.ok, res.value, res.error
                 if res.ok and before is not None and session.content_hash() == before:
                     step.ok = False  # a write that changed nothing (chgrp to the current group)
@@ -224,7 +229,7 @@ class GoldBuilder:
         args = {param: step.args[ref.name]}
         if any(s.spec is reader and s.args == args for s in steps):
             return []
-        res = self.env.call(ep, reader.qualified_name, args)
+        res = self.call(ep, reader.qualified_name, args)
         if not res.ok:
             return []
         return [

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from querygen.gold import Origin, Step
 from querygen.refer import Lookup, Reference, Resolver, first_person
@@ -21,6 +21,9 @@ from querygen.sampler import LiveSampler, Relations
 from querygen.seen import path_in_view, shown_strings
 from servers.runtime import Environment
 from state import Episode
+
+if TYPE_CHECKING:
+    from querygen.memo import PristineReads
 
 MAX_CALLS = 6  # the paper's longest chain; lookups count
 NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}
@@ -41,9 +44,16 @@ class Namer:
     """Fixes the actor and plans the lookups behind natural references, for one domain."""
 
     def __init__(
-        self, env: Environment, resolver: Resolver, rel: Relations, sampler: LiveSampler, ids: Any
+        self,
+        env: Environment,
+        resolver: Resolver,
+        rel: Relations,
+        sampler: LiveSampler,
+        ids: Any,
+        reads: PristineReads | None = None,
     ) -> None:
         self.env = env
+        self.call = (reads or env).call  # most lookups are tried on an untouched fork, and dropped
         self.resolver = resolver
         self.rel = rel
         self.sampler = sampler
@@ -339,7 +349,7 @@ class Namer:
         """Execute the lookup; keep it if its result names ``key`` by one attribute."""
         args = {**lk.args, **lk.inputs}
         ordered = {p.name: args[p.name] for p in lk.spec.params if p.name in args}
-        res = self.env.call(ep, lk.spec.qualified_name, ordered)
+        res = self.call(ep, lk.spec.qualified_name, ordered)
         if not res.ok:
             return None
         ref = self.resolver.name_in(lk, res.value, key, mine)
