@@ -65,7 +65,7 @@ def run_baseline(gen: Generator, n: int, seed: int = 0) -> BaselineReport:
     for k in range(n):
         rng = random.Random(f"baseline:{seed}:{k}")
         domain = rng.choice(gen.selected)
-        gen.kits[domain].values.fake.seed_instance(rng.getrandbits(48))
+        gen.kits[domain].values.reseed(rng.getrandbits(48))
         calls = ungrounded_calls(gen, domain, rng)
         failed = False
         with gen.sandbox.trial([domain]) as ep:

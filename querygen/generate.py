@@ -285,7 +285,7 @@ class Generator:
         cfg, rng = self.config, random.Random(f"{self.config.seed}:{k}")
         domain = rng.choice(self.selected)
         for kit in self.kits.values():
-            kit.values.fake.seed_instance(rng.getrandbits(48))
+            kit.values.reseed(rng.getrandbits(48))
         roll = rng.random()
         lane = self._base
         task: Task | None

@@ -136,13 +136,26 @@ class ValueMaker:
         self.snapshot_conn = snapshot_conn  # column statistics come from the snapshot, never a fork
         self.rel = relations
         self.sampler = sampler
-        self.fake = fake
+        self._fake = fake
+        self._seed: int | None = None
         self.now = datetime.fromisoformat(domain.now)
         self.tables = {t.__tablename__: t for t in tables_of(domain)}
         self.visible = {name: visible_columns(t) for name, t in self.tables.items()}
         self.text = {name: text_columns(t) for name, t in self.tables.items()}
         self._distinct: dict[tuple[str, str], int] = {}
         self._order: dict[str, list[Param]] = {}
+
+    def reseed(self, seed: int) -> None:
+        """Seed the Faker before its next use: every attempt reseeds all domains' (so none carries
+        state from an earlier attempt) but uses one or two, and seeding one costs 10 µs."""
+        self._seed = seed
+
+    @property
+    def fake(self) -> Faker:
+        if self._seed is not None:
+            self._fake.seed_instance(self._seed)
+            self._seed = None
+        return self._fake
 
     # -- classification -------------------------------------------------------------------------
     def table_selector(self, p: Param) -> bool:
