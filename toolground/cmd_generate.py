@@ -151,6 +151,7 @@ def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harn
             raise UsageError(str(exc)) from None
     started = time.perf_counter()
     gen = Generator(cfg)
+    startup = time.perf_counter() - started
     workers = args.workers or (min(2, os.cpu_count() or 1) if cfg.n >= 1000 else 1)
     with progress_bar(cfg.n, quiet=args.quiet) as tick:
         tasks, stats = gen.run(tick, workers=workers)
@@ -183,7 +184,7 @@ def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harn
         written = write_dataset(args.out, tasks, formats, extra, cache=gen.cache)
     except OSError as exc:
         raise UsageError(f"cannot write to --out {args.out}: {exc.strerror or exc}") from None
-    print_summary(summary, elapsed, written, args.out)
+    print_summary(summary, elapsed, written, args.out, startup)
     if len(tasks) < cfg.n:
         print(
             f"warning: kept {len(tasks)} of {cfg.n} tasks within the attempt budget "
