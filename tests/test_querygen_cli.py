@@ -227,3 +227,14 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         export.atomic_write(tmp_path / "x.jsonl", b"data")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_closing_line_gives_the_rate_after_start_up_too(tmp_path, capsys):
+    from querygen.console import print_summary
+
+    stats = {"kept": 100, "requested": 100, "attempts": 120, "rejected": {}, "per_domain": {}, "per_kind": {}}
+    print_summary({"stats": stats}, 10.0, [], tmp_path, startup=5.0)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "10.0s (10 validated tasks/s; 20/s after 5.0s of start-up)" in first
+    print_summary({"stats": stats}, 10.0, [], tmp_path)  # no start-up measured: one rate only
+    assert "(10 validated tasks/s)" in capsys.readouterr().out.splitlines()[0]
