@@ -1,8 +1,10 @@
 """The version-control engine under the tools: trees, ancestry, three-way merges, new commits,
 CI runs on them, and the merge gates of a pull request (kept current in ``mergeable_state``).
 
-A commit's tree is its ``files`` rows (path -> content); history is the parent links. Branches are
-short, so ancestry is walked in Python, nearest first."""
+A commit's tree is its ``files`` rows (path -> content); history is the parent links. Commits are
+never changed once written, so a ``History`` reads the links reachable from a commit in one
+recursive query and walks them in memory, nearest first; one refresh shares it across all the
+pull requests of a repository."""
 
 from __future__ import annotations
 
@@ -27,28 +29,94 @@ def tree(db: Db, commit_id: str) -> Tree:
     }
 
 
+# Every commit reachable from one, with its parent links (a missing commit has no row).
+REACHABLE = """
+WITH RECURSIVE reach(id) AS (
+    SELECT ?
+    UNION SELECT c.parent_id FROM commits c JOIN reach ON c.id = reach.id WHERE c.parent_id IS NOT NULL
+    UNION SELECT c.second_parent_id FROM commits c JOIN reach ON c.id = reach.id
+        WHERE c.second_parent_id IS NOT NULL
+)
+SELECT c.id, c.parent_id, c.second_parent_id FROM commits c JOIN reach ON c.id = reach.id
+"""
+
+
+class History:
+    """Ancestry and trees of the commits one call looks at, each read from the database once.
+
+    Only valid while no commit is added: build one per question, or per refresh (which only
+    rewrites pull requests)."""
+
+    def __init__(self, db: Db) -> None:
+        self.db = db
+        self._parents: dict[str, tuple[str | None, str | None]] = {}
+        self._lines: dict[str, list[str]] = {}
+        self._trees: dict[str, Tree] = {}
+
+    def ancestors(self, commit_id: str) -> list[str]:
+        """The commit and everything it descends from, nearest first (breadth-first, first parent
+        before second)."""
+        if commit_id not in self._lines:
+            if commit_id not in self._parents:
+                for cid, first, second in self.db.conn.execute(REACHABLE, (commit_id,)):
+                    self._parents[cid] = (first, second)
+            seen, order, todo = {commit_id}, [commit_id], deque([commit_id])
+            while todo:
+                for parent in self._parents.get(todo.popleft(), ()):
+                    if parent and parent not in seen:
+                        seen.add(parent)
+                        order.append(parent)
+                        todo.append(parent)
+            self._lines[commit_id] = order
+        return self._lines[commit_id]
+
+    def merge_base(self, base_head: str, head: str) -> str | None:
+        ours = set(self.ancestors(base_head))
+        return next((c for c in self.ancestors(head) if c in ours), None)
+
+    def only_in(self, head: str, base_head: str) -> list[str]:
+        """Commits reachable from ``head`` but not from ``base_head``, oldest first."""
+        theirs = set(self.ancestors(base_head))
+        return sorted(c for c in self.ancestors(head) if c not in theirs)
+
+    def tree(self, commit_id: str) -> Tree:
+        if commit_id not in self._trees:
+            self._trees[commit_id] = tree(self.db, commit_id)
+        return self._trees[commit_id]
+
+    def three_way(self, base_head: str, head: str) -> tuple[Tree, list[str]]:
+        """The tree merging ``head`` into ``base_head``, and the paths both sides changed differently."""
+        mb = self.merge_base(base_head, head)
+        old = self.tree(mb) if mb else {}
+        ours, theirs = self.tree(base_head), self.tree(head)
+        merged: Tree = {}
+        conflicts = []
+        for path in sorted(old.keys() | ours.keys() | theirs.keys()):
+            o, b, h = old.get(path), ours.get(path), theirs.get(path)
+            if b == h or h == o:
+                result = b
+            elif b == o:
+                result = h
+            else:
+                conflicts.append(path)
+                continue
+            if result is not None:
+                merged[path] = result
+        return merged, conflicts
+
+
 def ancestors(db: Db, commit_id: str) -> list[str]:
     """The commit and everything it descends from, nearest first."""
-    seen, order, todo = {commit_id}, [commit_id], deque([commit_id])
-    while todo:
-        row = db.one("SELECT parent_id, second_parent_id FROM commits WHERE id = ?", todo.popleft())
-        for parent in (row["parent_id"], row["second_parent_id"]) if row else ():
-            if parent and parent not in seen:
-                seen.add(parent)
-                order.append(parent)
-                todo.append(parent)
-    return order
+    return History(db).ancestors(commit_id)
 
 
 def merge_base(db: Db, base_head: str, head: str) -> str | None:
-    ours = set(ancestors(db, base_head))
-    return next((c for c in ancestors(db, head) if c in ours), None)
+    return History(db).merge_base(base_head, head)
 
 
 def only_in(db: Db, head: str, base_head: str) -> list[str]:
     """Commits reachable from ``head`` but not from ``base_head``, oldest first."""
-    theirs = set(ancestors(db, base_head))
-    return sorted(c for c in ancestors(db, head) if c not in theirs)
+    return History(db).only_in(head, base_head)
 
 
 def changed(before: Tree, after: Tree) -> list[str]:
@@ -57,33 +125,18 @@ def changed(before: Tree, after: Tree) -> list[str]:
 
 def three_way(db: Db, base_head: str, head: str) -> tuple[Tree, list[str]]:
     """The tree merging ``head`` into ``base_head``, and the paths both sides changed differently."""
-    mb = merge_base(db, base_head, head)
-    old = tree(db, mb) if mb else {}
-    ours, theirs = tree(db, base_head), tree(db, head)
-    merged: Tree = {}
-    conflicts = []
-    for path in sorted(old.keys() | ours.keys() | theirs.keys()):
-        o, b, h = old.get(path), ours.get(path), theirs.get(path)
-        if b == h or h == o:
-            result = b
-        elif b == o:
-            result = h
-        else:
-            conflicts.append(path)
-            continue
-        if result is not None:
-            merged[path] = result
-    return merged, conflicts
+    return History(db).three_way(base_head, head)
 
 
 def compare(db: Db, base_head: str, head: str) -> dict[str, Any]:
     """What ``head`` adds over ``base_head``: commit counts, files changed, conflicting files."""
-    mb = merge_base(db, base_head, head)
-    _, conflicts = three_way(db, base_head, head)
+    h = History(db)
+    mb = h.merge_base(base_head, head)
+    _, conflicts = h.three_way(base_head, head)
     return {
-        "ahead_by": len(only_in(db, head, base_head)),
-        "behind_by": len(only_in(db, base_head, head)),
-        "files_changed": changed(tree(db, mb) if mb else {}, tree(db, head)),
+        "ahead_by": len(h.only_in(head, base_head)),
+        "behind_by": len(h.only_in(base_head, head)),
+        "files_changed": changed(h.tree(mb) if mb else {}, h.tree(head)),
         "conflicting_files": conflicts,
         "merge_base_sha": db.get(Commit, mb)["sha"] if mb else None,
     }
@@ -193,15 +246,16 @@ def protection_of(db: Db, repo_id: str, branch_name: str) -> dict | None:
     )
 
 
-def gates(db: Db, pr: dict) -> dict[str, Any]:
+def gates(db: Db, pr: dict, history: History | None = None) -> dict[str, Any]:
     """Everything a merge of ``pr`` depends on, and the blockers (empty when it can be merged)."""
+    history = history or History(db)
     base = branch_named(db, pr["repo_id"], pr["base_branch"])
     head = branch_named(db, pr["repo_id"], pr["head_branch"])
     if base is None or head is None:
         gone = pr["base_branch"] if base is None else pr["head_branch"]
         return {"blockers": [f"branch {gone} no longer exists"], "behind_by": 0, "conflicts": []}
-    _, conflicts = three_way(db, base["head_commit_id"], head["head_commit_id"])
-    behind = len(only_in(db, base["head_commit_id"], head["head_commit_id"]))
+    _, conflicts = history.three_way(base["head_commit_id"], head["head_commit_id"])
+    behind = len(history.only_in(base["head_commit_id"], head["head_commit_id"]))
     rule = protection_of(db, pr["repo_id"], pr["base_branch"])
     checks = checks_on(db, head["head_commit_id"])
     status = {c["name"]: c["status"] for c in checks}
@@ -255,12 +309,13 @@ def state_of(db: Db, pr: dict, g: dict[str, Any]) -> str:
 
 def refresh(db: Db, repo_id: str) -> None:
     """Recompute head commit, ``behind_by`` and ``mergeable_state`` of the repository's live pull requests."""
+    history = History(db)
     for pr in db.all("SELECT * FROM pull_requests WHERE repo_id = ? AND state IN ('open', 'draft')", repo_id):
         head = branch_named(db, repo_id, pr["head_branch"])
         if head is not None and head["head_commit_id"] != pr["head_commit_id"]:
             pr["head_commit_id"] = head["head_commit_id"]
             db.update(PullRequest, pr["id"], head_commit_id=pr["head_commit_id"], updated_at=db.stamp())
-        g = gates(db, pr)
+        g = gates(db, pr, history)
         values = {"mergeable_state": state_of(db, pr, g), "behind_by": g["behind_by"]}
         if any(pr[k] != v for k, v in values.items()):
             db.update(PullRequest, pr["id"], **values)
