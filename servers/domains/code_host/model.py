@@ -94,7 +94,7 @@ class Commit(code_host.Table):
     parent_id: Mapped[str | None] = mapped_column(ForeignKey("commits.id"))
     second_parent_id: Mapped[str | None] = mapped_column(ForeignKey("commits.id"))
     message: Mapped[str]
-    author_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    author_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[str]
 
 
@@ -126,9 +126,9 @@ class Branch(code_host.Table):
     id: Mapped[str] = mapped_column(primary_key=True)
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"))
     name: Mapped[str]
-    head_commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"))
+    head_commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"), index=True)
     protected: Mapped[bool]
-    created_by: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    created_by: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
 
 
 class Protection(code_host.Table):
@@ -167,7 +167,7 @@ class PullRequest(code_host.Table):
     author_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     base_branch: Mapped[str]
     head_branch: Mapped[str]
-    head_commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"))
+    head_commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"), index=True)
     state: Mapped[str]  # draft / open / merged / closed
     labels: Mapped[str]  # comma list
     mergeable_state: Mapped[str]  # clean / unstable / blocked / behind / dirty / draft / closed / merged
@@ -175,8 +175,8 @@ class PullRequest(code_host.Table):
     created_at: Mapped[str]
     updated_at: Mapped[str]
     merged_at: Mapped[str | None]
-    merged_by: Mapped[str | None] = mapped_column(ForeignKey("users.id"))
-    merge_commit_id: Mapped[str | None] = mapped_column(ForeignKey("commits.id"))
+    merged_by: Mapped[str | None] = mapped_column(ForeignKey("users.id"), index=True)
+    merge_commit_id: Mapped[str | None] = mapped_column(ForeignKey("commits.id"), index=True)
     closed_at: Mapped[str | None]
 
 
@@ -188,8 +188,8 @@ class ReviewRequest(code_host.Table):
     __table_args__ = (UniqueConstraint("pr_id", "user_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     pr_id: Mapped[str] = mapped_column(ForeignKey("pull_requests.id"), index=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
-    requested_by: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    requested_by: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     requested_at: Mapped[str]
 
 
@@ -201,7 +201,7 @@ class Review(code_host.Table):
     __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     pr_id: Mapped[str] = mapped_column(ForeignKey("pull_requests.id"), index=True)
-    reviewer_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    reviewer_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     state: Mapped[str]  # approved / changes_requested / commented
     body: Mapped[str]
     commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"))
@@ -216,7 +216,7 @@ class ReviewComment(code_host.Table):
     __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     pr_id: Mapped[str] = mapped_column(ForeignKey("pull_requests.id"), index=True)
-    author_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    author_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     path: Mapped[str]
     line: Mapped[int]
     body: Mapped[str]
@@ -236,7 +236,9 @@ class CheckRun(code_host.Table):
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"))
     commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"))
     name: Mapped[str]
-    status: Mapped[str]  # queued / in_progress / success / failure / neutral / skipped
+    status: Mapped[str] = mapped_column(
+        index=True
+    )  # queued / in_progress / success / failure / neutral / skipped
     attempt: Mapped[int]
     summary: Mapped[str]
     flaky: Mapped[bool]
