@@ -13,9 +13,9 @@ from servers.domains.airline_service.model import (
 from servers.domains.airline_service.rules import legs
 from servers.kit import Db, Money, Ref, ToolError
 
-DISRUPTED = (
-    "id IN (SELECT rf.reservation_id FROM reservation_flights rf JOIN flight_dates fd ON fd.id = rf.flight_date_id "
-    "WHERE fd.status = 'cancelled' OR fd.delay_min >= 150)"
+DISRUPTED = (  # correlated, like the leg conditions of ``rules``
+    "EXISTS (SELECT 1 FROM reservation_flights rf JOIN flight_dates fd ON fd.id = rf.flight_date_id "
+    "WHERE rf.reservation_id = reservations.id AND (fd.status = 'cancelled' OR fd.delay_min >= 150))"
 )
 
 

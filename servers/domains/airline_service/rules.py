@@ -23,14 +23,17 @@ from servers.kit import Db, ToolError
 NOW_SQL = "(SELECT value FROM _meta WHERE key = 'now')"
 OPEN_FLIGHT = f"status IN ('scheduled', 'delayed') AND departs_at > {NOW_SQL}"
 ACTIVE = "status = 'active'"
+# Conditions on a reservation's own legs are correlated EXISTS over its reservation_flights rows
+# (an index lookup per reservation tried), not ``id IN (...)``, which SQLite would materialize by
+# joining every booked leg to its flight date each time a sampler query runs.
 UNFLOWN = (
-    "id IN (SELECT rf.reservation_id FROM reservation_flights rf JOIN flight_dates fd "
-    f"ON fd.id = rf.flight_date_id WHERE fd.departs_at > {NOW_SQL} AND fd.status NOT IN "
+    "EXISTS (SELECT 1 FROM reservation_flights rf JOIN flight_dates fd ON fd.id = rf.flight_date_id "
+    f"WHERE rf.reservation_id = reservations.id AND fd.departs_at > {NOW_SQL} AND fd.status NOT IN "
     "('departed', 'landed', 'cancelled'))"
 )
 NOTHING_FLOWN = (
-    "id NOT IN (SELECT rf.reservation_id FROM reservation_flights rf JOIN flight_dates fd "
-    "ON fd.id = rf.flight_date_id WHERE fd.status IN ('departed', 'landed'))"
+    "NOT EXISTS (SELECT 1 FROM reservation_flights rf JOIN flight_dates fd ON fd.id = rf.flight_date_id "
+    "WHERE rf.reservation_id = reservations.id AND fd.status IN ('departed', 'landed'))"
 )
 CHANGEABLE = f"{ACTIVE} AND {UNFLOWN}"
 OWN_METHOD = "user_id = (SELECT user_id FROM reservations WHERE id = :reservation) AND status = 'active'"
