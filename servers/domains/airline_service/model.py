@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sqlalchemy import ForeignKey, Index, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.kit import Domain
@@ -123,6 +123,10 @@ class User(airline_service.Table):
     dob: Mapped[str]  # what callers confirm their identity with
     membership: Mapped[str]
     member_since: Mapped[str]
+
+
+# find_user and verify_user match the email the way a caller types it, in any case
+Index("ix_users_email_lower", func.lower(User.email))
 
 
 class PaymentMethod(airline_service.Table):
