@@ -29,16 +29,22 @@ def tree(db: Db, commit_id: str) -> Tree:
     }
 
 
-# Every commit reachable from one, with its parent links (a missing commit has no row).
-REACHABLE = """
+def _reachable(start: str) -> str:
+    """SQL for every commit reachable from the ``start`` query's, with its parent links (a
+    missing commit has no row)."""
+    return f"""
 WITH RECURSIVE reach(id) AS (
-    SELECT ?
+    {start}
     UNION SELECT c.parent_id FROM commits c JOIN reach ON c.id = reach.id WHERE c.parent_id IS NOT NULL
     UNION SELECT c.second_parent_id FROM commits c JOIN reach ON c.id = reach.id
         WHERE c.second_parent_id IS NOT NULL
 )
 SELECT c.id, c.parent_id, c.second_parent_id FROM commits c JOIN reach ON c.id = reach.id
 """
+
+
+REACHABLE = _reachable("SELECT ?")
+REACHABLE_FROM_BRANCHES = _reachable("SELECT head_commit_id FROM branches WHERE repo_id = ?")
 
 
 class History:
@@ -53,13 +59,24 @@ class History:
         self._lines: dict[str, list[str]] = {}
         self._trees: dict[str, Tree] = {}
 
+    @classmethod
+    def of_repo(cls, db: Db, repo_id: str) -> History:
+        """The history behind every branch of the repository, read in one query (a refresh
+        weighs all its pull requests, whose heads and bases are branches)."""
+        history = cls(db)
+        history._read(REACHABLE_FROM_BRANCHES, repo_id)
+        return history
+
+    def _read(self, sql: str, key: str) -> None:
+        for cid, first, second in self.db.conn.execute(sql, (key,)):
+            self._parents[cid] = (first, second)
+
     def ancestors(self, commit_id: str) -> list[str]:
         """The commit and everything it descends from, nearest first (breadth-first, first parent
         before second)."""
         if commit_id not in self._lines:
-            if commit_id not in self._parents:
-                for cid, first, second in self.db.conn.execute(REACHABLE, (commit_id,)):
-                    self._parents[cid] = (first, second)
+            if commit_id not in self._parents:  # else its ancestors were read with it
+                self._read(REACHABLE, commit_id)
             seen, order, todo = {commit_id}, [commit_id], deque([commit_id])
             while todo:
                 for parent in self._parents.get(todo.popleft(), ()):
@@ -309,7 +326,7 @@ def state_of(db: Db, pr: dict, g: dict[str, Any]) -> str:
 
 def refresh(db: Db, repo_id: str) -> None:
     """Recompute head commit, ``behind_by`` and ``mergeable_state`` of the repository's live pull requests."""
-    history = History(db)
+    history = History.of_repo(db, repo_id)
     for pr in db.all("SELECT * FROM pull_requests WHERE repo_id = ? AND state IN ('open', 'draft')", repo_id):
         head = branch_named(db, repo_id, pr["head_branch"])
         if head is not None and head["head_commit_id"] != pr["head_commit_id"]:
