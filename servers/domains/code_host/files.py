@@ -8,7 +8,7 @@ from pydantic import Field
 
 from servers.domains.code_host import git
 from servers.domains.code_host.model import Branch, CheckRun, Commit, File, PullRequest, code_host
-from servers.domains.code_host.rules import HEAD_FILE, LIVE_REPOS, PUSHABLE_BRANCH, branch_for, me
+from servers.domains.code_host.rules import HEAD_FILE, PUSHABLE_BRANCH, READABLE_BRANCH, branch_for, me
 from servers.kit import Db, PathRef, Ref, ToolError
 
 RepoPath = Annotated[
@@ -32,7 +32,6 @@ Message = Annotated[
         examples=["Raise the timeout to 30 s", "Update the changelog", "Fix typo in README"],
     ),
 ]
-READABLE_BRANCH = f"repo_id IN {LIVE_REPOS}"
 
 
 @code_host.tool(

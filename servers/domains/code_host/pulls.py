@@ -25,7 +25,7 @@ from servers.domains.code_host.rules import (
     BEHIND_PR,
     FREE_HEAD,
     LIVE_PR,
-    LIVE_REPOS,
+    LIVE_REPO,
     MERGEABLE_PR,
     VISIBLE_REPOS,
     Labels,
@@ -79,7 +79,7 @@ def present(db: Db, pull_request: dict) -> dict:
 )
 def list_pull_requests(
     db: Db,
-    repo: Ref[Repo, f"id IN {LIVE_REPOS}"] | None = None,
+    repo: Ref[Repo, LIVE_REPO] | None = None,
     state: PrState | None = None,
     opened_by: Ref[User] | None = None,
     label: Annotated[str, Field(max_length=40, examples=["hold", "bug", "dependencies"])] | None = None,

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from servers.domains.code_host import git
 from servers.domains.code_host.model import Branch, Release, Repo, code_host
-from servers.domains.code_host.rules import LIVE_REPOS, MAINTAINED_REPO, SAME_REPO, SEMVER, me, repo_for
+from servers.domains.code_host.rules import LIVE_REPO, MAINTAINED_REPO, SAME_REPO, SEMVER, me, repo_for
 from servers.kit import Db, Offset, PageSize, Ref, ToolError
 
 Tag = Annotated[
@@ -27,9 +27,7 @@ Notes = Annotated[
 
 
 @code_host.tool(returns=Release, says=["what releases does {repo} have?", "list the releases of {repo}"])
-def list_releases(
-    db: Db, repo: Ref[Repo, f"id IN {LIVE_REPOS}"], limit: PageSize = 20, offset: Offset = 0
-) -> dict:
+def list_releases(db: Db, repo: Ref[Repo, LIVE_REPO], limit: PageSize = 20, offset: Offset = 0) -> dict:
     """A repository's releases, newest first."""
     repo_for(db, repo)
     out = db.page(

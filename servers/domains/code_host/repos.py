@@ -10,7 +10,7 @@ from servers.domains.code_host import git
 from servers.domains.code_host.model import Branch, Protection, PullRequest, Repo, code_host
 from servers.domains.code_host.rules import (
     DELETABLE_BRANCH,
-    LIVE_REPOS,
+    LIVE_REPO,
     PROTECTABLE_BRANCH,
     READ_REPOS,
     SAME_REPO,
@@ -142,7 +142,7 @@ def get_repo(db: Db, repo: Ref[Repo]) -> dict:
 )
 def list_branches(
     db: Db,
-    repo: Ref[Repo, f"id IN {LIVE_REPOS}"],
+    repo: Ref[Repo, LIVE_REPO],
     protected_only: bool = False,
     limit: PageSize = 20,
     offset: Offset = 0,

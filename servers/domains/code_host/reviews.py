@@ -23,8 +23,8 @@ from servers.domains.code_host.model import (
 )
 from servers.domains.code_host.rules import (
     LIVE_PR,
-    LIVE_REPOS,
     PR_FILE,
+    READABLE_BRANCH,
     RERUNNABLE_CHECK,
     REVIEWABLE_PR,
     REVIEWER_FOR_PR,
@@ -170,7 +170,7 @@ def add_review_comment(
 def list_checks(
     db: Db,
     pull_request: Ref[PullRequest, "state IN ('open', 'draft')"] | None = None,
-    branch: Ref[Branch, f"repo_id IN {LIVE_REPOS}"] | None = None,
+    branch: Ref[Branch, READABLE_BRANCH] | None = None,
 ) -> dict:
     """The check runs on the head commit of a pull request or of a branch (give one of them)."""
     if (pull_request is None) == (branch is None):

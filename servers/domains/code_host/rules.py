@@ -23,8 +23,23 @@ def _repos(levels: tuple[str, ...], live: bool = True) -> str:
 READ_REPOS = _repos(PERMISSIONS, live=False)
 LIVE_REPOS = _repos(PERMISSIONS)
 VISIBLE_REPOS = f"(SELECT id FROM repos WHERE id IN {READ_REPOS} OR visibility = 'public')"
-WRITE_REPOS = _repos(("write", "maintain", "admin"))
-MAINTAIN_REPOS = _repos(("maintain", "admin"))
+WRITE = ("write", "maintain", "admin")
+MAINTAIN = ("maintain", "admin")
+WRITE_REPOS = _repos(WRITE)
+MAINTAIN_REPOS = _repos(MAINTAIN)
+
+
+def holds(levels: tuple[str, ...], column: str) -> str:
+    """SQL: ``column`` names a repository, not archived, on which the signed-in user holds one of
+    ``levels``. The same rows as ``column IN`` the lists above, but correlated: a sampler query
+    that weighs a few rows looks each one's collaborator row up, instead of first listing every
+    repository the user may touch (which SQLite redoes on every query)."""
+    cond = ", ".join(f"'{p}'" for p in levels)
+    return (
+        "EXISTS (SELECT 1 FROM collaborators c JOIN repos r ON r.id = c.repo_id "
+        f"WHERE c.repo_id = {column} AND c.user_id = {ME} AND c.permission IN ({cond}) AND r.archived = 0)"
+    )
+
 
 DEFAULT = "(SELECT r.default_branch FROM repos r WHERE r.id = branches.repo_id)"
 OPEN_PR_FROM = (
@@ -40,10 +55,12 @@ MERGED_FROM = (
     "AND p.head_branch = branches.name AND p.state = 'merged')"
 )
 
-WRITABLE_REPO = f"id IN {WRITE_REPOS}"
-MAINTAINED_REPO = f"id IN {MAINTAIN_REPOS}"
+LIVE_REPO = holds(PERMISSIONS, "repos.id")
+WRITABLE_REPO = holds(WRITE, "repos.id")
+MAINTAINED_REPO = holds(MAINTAIN, "repos.id")
 SAME_REPO = "repo_id = :repo"
-PUSHABLE_BRANCH = f"repo_id IN {WRITE_REPOS} AND protected = 0"
+READABLE_BRANCH = holds(PERMISSIONS, "branches.repo_id")
+PUSHABLE_BRANCH = f"{holds(WRITE, 'branches.repo_id')} AND protected = 0"
 DELETABLE_BRANCH = f"{PUSHABLE_BRANCH} AND name != {DEFAULT} AND NOT {OPEN_PR_INTO}"
 FREE_HEAD = f"{PUSHABLE_BRANCH} AND name != {DEFAULT} AND NOT {OPEN_PR_FROM} AND NOT {MERGED_FROM}"
 BASE_FOR_HEAD = (
@@ -52,18 +69,19 @@ BASE_FOR_HEAD = (
 )
 HEAD_FILE = "commit_id = (SELECT head_commit_id FROM branches WHERE id = :branch)"
 PR_FILE = "commit_id = (SELECT head_commit_id FROM pull_requests WHERE id = :pull_request)"
-PROTECTABLE_BRANCH = f"repo_id IN {MAINTAIN_REPOS}"
-LIVE_PR = f"state IN ('open', 'draft') AND repo_id IN {WRITE_REPOS}"
-MERGEABLE_PR = f"state = 'open' AND mergeable_state IN ('clean', 'unstable') AND repo_id IN {WRITE_REPOS}"
-BEHIND_PR = f"state IN ('open', 'draft') AND behind_by > 0 AND mergeable_state != 'dirty' AND repo_id IN {WRITE_REPOS}"
-REVIEWABLE_PR = f"state = 'open' AND author_id != {ME} AND repo_id IN {LIVE_REPOS}"
+PROTECTABLE_BRANCH = holds(MAINTAIN, "branches.repo_id")
+PR_WRITABLE = holds(WRITE, "pull_requests.repo_id")
+LIVE_PR = f"state IN ('open', 'draft') AND {PR_WRITABLE}"
+MERGEABLE_PR = f"state = 'open' AND mergeable_state IN ('clean', 'unstable') AND {PR_WRITABLE}"
+BEHIND_PR = f"state IN ('open', 'draft') AND behind_by > 0 AND mergeable_state != 'dirty' AND {PR_WRITABLE}"
+REVIEWABLE_PR = f"state = 'open' AND author_id != {ME} AND {holds(PERMISSIONS, 'pull_requests.repo_id')}"
 REVIEWER_FOR_PR = (
     "id IN (SELECT c.user_id FROM collaborators c WHERE c.repo_id = "
     "(SELECT p.repo_id FROM pull_requests p WHERE p.id = :pull_request)) "
     "AND id != (SELECT p.author_id FROM pull_requests p WHERE p.id = :pull_request)"
 )
 RERUNNABLE_CHECK = (
-    f"status IN ('failure', 'neutral', 'skipped') AND repo_id IN {WRITE_REPOS} "
+    f"status IN ('failure', 'neutral', 'skipped') AND {holds(WRITE, 'check_runs.repo_id')} "
     "AND commit_id IN (SELECT head_commit_id FROM branches)"
 )
 
