@@ -22,8 +22,8 @@ SESSION_TABLE = "sessions"  # the one-row table that says who is acting in this 
 TEXT_LIMIT = 8000  # long text outputs are cut here (see ``Db.clip``)
 
 
-def _dict_rows(cursor: sqlite3.Cursor, row: tuple) -> dict[str, Any]:
-    return {d[0]: v for d, v in zip(cursor.description, row, strict=True)}
+def _names(cursor: sqlite3.Cursor) -> list[str]:
+    return [d[0] for d in cursor.description or ()]
 
 
 def format_id(prefix: str, number: int) -> str:
@@ -58,15 +58,17 @@ class Db:
         self._now = now
 
     # -- reading -------------------------------------------------------------
+    # Rows become dicts here rather than in a row factory, which re-read the cursor's column
+    # names for every row: tools turn tens of thousands of rows into dicts per generated batch.
     def all(self, sql: str, *params: Any) -> list[dict[str, Any]]:
-        cur = self.conn.cursor()
-        cur.row_factory = _dict_rows
-        return cur.execute(sql, params).fetchall()
+        cur = self.conn.execute(sql, params)
+        names = _names(cur)
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
     def one(self, sql: str, *params: Any) -> dict[str, Any] | None:
-        cur = self.conn.cursor()
-        cur.row_factory = _dict_rows
-        return cur.execute(sql, params).fetchone()
+        cur = self.conn.execute(sql, params)
+        row = cur.fetchone()
+        return None if row is None else dict(zip(_names(cur), row, strict=True))
 
     def scalar(self, sql: str, *params: Any) -> Any:
         row = self.conn.execute(sql, params).fetchone()
