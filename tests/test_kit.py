@@ -306,3 +306,23 @@ def test_a_page_counts_without_its_order_but_keeps_an_order_that_binds_values():
     assert bound["total"] == 9 and [r["owner"] for r in bound["items"]] == ["you", "you", "you", "me"]
     nested = db.page("SELECT * FROM t WHERE id IN (SELECT id FROM t ORDER BY n LIMIT 4) ORDER BY n", limit=2)
     assert nested["total"] == 4  # the subquery keeps its ORDER BY ... LIMIT
+
+
+def test_list_records_total_is_the_count_on_every_page(make_env):
+    """The total is counted only when the page cannot tell it; it must be the same either way."""
+    env = make_env("banking")
+    ep = env.open()
+    with ep.session("banking").reading() as conn:
+        count = conn.execute("SELECT count(*) FROM accounts").fetchone()[0]
+        mine = conn.execute("SELECT count(*) FROM accounts WHERE status = 'open'").fetchone()[0]
+    assert count > 20
+    for args, expected in [
+        ({}, count),  # a full page
+        ({"offset": count - 3}, count),  # a short last page
+        ({"offset": count}, count),  # past the end: an empty page says nothing, so it is counted
+        ({"offset": count + 50}, count),
+        ({"field": "status", "value": "open", "limit": 100}, mine),
+        ({"field": "status", "value": "no such status"}, 0),
+    ]:
+        page = env.invoke(ep, "banking_list_records", {"table": "accounts", **args})
+        assert page["total"] == expected, args

@@ -76,8 +76,11 @@ def add_discovery_tools(domain: Any) -> None:
         where, params = ("", ())
         if field is not None:
             where, params = (f'WHERE "{field}" = ?', (value,))
-        total = db.scalar(f'SELECT count(*) FROM "{table}" {where}', *params)
         rows = db.all(f'SELECT * FROM "{table}" {where} ORDER BY id LIMIT ? OFFSET ?', *params, limit, offset)
+        if len(rows) < limit and (rows or not offset):  # a short page is the last: it tells the total
+            total = offset + len(rows)
+        else:
+            total = db.scalar(f'SELECT count(*) FROM "{table}" {where}', *params)
         return {"table": table, "total": total, "offset": offset, "rows": [_strip(t, r) for r in rows]}
 
     def search_records(db: Db, table, query, limit=10) -> dict:
