@@ -12,7 +12,7 @@ from servers.domains.calendar.model import CONFLICT_HORIZON_DAYS, Event, Reminde
 from servers.domains.calendar.rules import check_duration, copy_guests, moment, not_past, rule_of
 from servers.domains.calendar.timeline import (
     Occurrence,
-    attended_by,
+    busy_at,
     overlapping,
     room_bookings,
     timing,
@@ -82,14 +82,13 @@ def conflicts(db: Db, row: dict[str, Any], viewer: dict[str, Any], skip: set[str
     spans = windows_of(row, db.now, CONFLICT_HORIZON_DAYS)
     if not spans:
         return []
-    lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
     people = db.all(
         "SELECT u.id FROM attendees a JOIN users u ON u.id = a.user_id WHERE a.event_id = ? "
         "AND u.is_external = 0 AND a.response != 'declined' ORDER BY a.is_organizer DESC, a.id",
         row["id"],
     )
     out: list[dict[str, Any]] = []
-    busy = attended_by(db, [p["id"] for p in people], lo, hi)
+    busy = busy_at(db, [p["id"] for p in people], spans)
     for p in people:
         for o in overlapping(busy[p["id"]], spans):
             if o.event in skip or o.row["id"] in skip:

@@ -8,7 +8,7 @@ naive ``datetime`` values: a wall time is read in the zone given beside it, a UT
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
 MINUTE = "%Y-%m-%dT%H:%M"
@@ -23,8 +23,12 @@ def zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
+@lru_cache(maxsize=1 << 16)
 def to_utc(local: datetime, tz: str) -> datetime:
-    """The UTC moment of wall time ``local`` in ``tz`` (the earlier one when clocks go back)."""
+    """The UTC moment of wall time ``local`` in ``tz`` (the earlier one when clocks go back).
+
+    Remembered: the same series' occurrences are placed on the time line for every free/busy
+    and conflict question, and a zone lookup costs far more than the cache."""
     aware = local.replace(tzinfo=zone(tz), fold=0)
     return aware.astimezone(UTC).replace(tzinfo=None)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import calendar as _months
 import functools
+import threading
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -267,6 +269,53 @@ def expand(rule: Rule, start: datetime, tz: str, *, cap: int = CAP) -> Iterator[
                 return
 
 
+class _Walk:
+    """One series' occurrence starts (what :func:`expand` yields), walked once per process and
+    only as far as some question has needed. Free/busy and conflict checks ask about the weeks
+    after "now" for the same few hundred series again and again, and a series that began in
+    January would otherwise be stepped through its spring occurrences on every one of them."""
+
+    def __init__(self, rule: Rule, start: datetime, tz: str) -> None:
+        self.found: list[datetime] = []
+        self._rest = expand(rule, start, tz)
+        self._done = False
+        self._lock = threading.Lock()  # tools may run on several threads of one server
+
+    def at(self, i: int) -> datetime | None:
+        """The ``i``-th occurrence start, or None when the series has fewer."""
+        found = self.found
+        if i < len(found):
+            return found[i]
+        with self._lock:
+            while len(found) <= i and not self._done:
+                try:
+                    found.append(next(self._rest))
+                except StopIteration:
+                    self._done = True
+        return found[i] if i < len(found) else None
+
+    def first_ending_at_or_after(self, early: datetime, duration: timedelta) -> int:
+        """The index of the first occurrence with ``start + duration >= early`` (starts never
+        decrease, so the ones before it all end earlier)."""
+        while (not self.found or self.found[-1] + duration < early) and self.at(len(self.found)) is not None:
+            pass
+        return bisect_left(self.found, early, key=lambda local: local + duration)
+
+
+_WALKS: dict[tuple[Rule, datetime, str], _Walk] = {}
+_MAX_WALKS = 8192  # series remembered per process (a walk holds at most CAP starts)
+
+
+def _walk(rule: Rule, start: datetime, tz: str) -> _Walk:
+    key = (rule, start, tz)
+    walk = _WALKS.get(key)
+    if walk is None:
+        if len(_WALKS) >= _MAX_WALKS:
+            _WALKS.clear()
+        walk = _WALKS[key] = _Walk(rule, start, tz)
+    return walk
+
+
 def between(
     rule: Rule, start: datetime, tz: str, duration: timedelta, lo_utc: datetime, hi_utc: datetime
 ) -> list[datetime]:
@@ -276,16 +325,23 @@ def between(
     # wall time is within 15 hours of UTC anywhere, so most occurrences are placed without a
     # zone lookup: only those near the window are converted
     early, late = lo_utc - SLACK, hi_utc + SLACK
-    for local in expand(rule, start, tz):
-        if local + duration < early:
-            continue
-        if local > late:
-            break
-        s = to_utc(local, tz)
-        if s >= hi_utc:
-            break
-        if to_utc(local + duration, tz) > lo_utc:
-            out.append(local)
+    walk = _walk(rule, start, tz)
+    try:
+        i = walk.first_ending_at_or_after(early, duration)
+        while (local := walk.at(i)) is not None:
+            i += 1
+            if local > late:
+                break
+            s = to_utc(local, tz)
+            if s >= hi_utc:
+                break
+            if to_utc(local + duration, tz) > lo_utc:
+                out.append(local)
+    except Exception:
+        # a rule whose dates run off the calendar: forget the walk, so the next question
+        # fails the same way instead of seeing a series that simply ended
+        _WALKS.pop((rule, start, tz), None)
+        raise
     return out
 
 

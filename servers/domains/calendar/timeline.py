@@ -4,6 +4,7 @@ their own zone with UTC beside it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -118,27 +119,42 @@ def attended(
     return expand_rows(db, rows, lo, hi)
 
 
-def attended_by(db: Db, users: list[str], lo: datetime, hi: datetime) -> dict[str, list[Occurrence]]:
-    """Busy occurrences of several people at once (each event expanded once)."""
+def busy_at(db: Db, users: list[str], spans: list[tuple[datetime, datetime]]) -> dict[str, list[Occurrence]]:
+    """Busy occurrences of several people that may overlap the UTC ``spans``: every occurrence
+    of theirs in the window the spans cover, except single events that miss every span (each
+    event expanded once). Only the times are read for the attendee pairs, and a full row only
+    for the events kept: the people on one invitation share most of a window's events."""
     if not users:
         return {}
+    lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
     marks = ", ".join("?" * len(users))
-    pairs = db.all(
-        f"SELECT a.user_id AS who, e.* FROM attendees a CROSS JOIN events e ON e.id = a.event_id "
+    pairs = db.conn.execute(
+        f"SELECT a.user_id, e.id, e.rrule IS NULL, e.start_utc, e.end_utc FROM attendees a "
+        f"CROSS JOIN events e ON e.id = a.event_id "
         f"WHERE a.user_id IN ({marks}) AND a.response != 'declined' AND e.start_utc < ? AND e.last_end_utc > ? "
         "AND e.status != 'cancelled' AND e.transparency = 'busy'",
-        *users,
-        stored(hi),
-        stored(lo),
-    )
-    rows = {p["id"]: {k: v for k, v in p.items() if k != "who"} for p in pairs}
-    found = expand_rows(db, list(rows.values()), lo, hi)
+        (*users, stored(hi), stored(lo)),
+    ).fetchall()
+    wanted: dict[str, bool] = {}
+    for _, event, single, start, end in pairs:
+        if event not in wanted:
+            if single:
+                s, e = parse_stored(start), parse_stored(end)
+                wanted[event] = any(s < b and e > a for a, b in spans)
+            else:
+                wanted[event] = True
+    ids = [event for event, keep in wanted.items() if keep]
+    rows = {
+        r["id"]: r
+        for r in db.all("SELECT * FROM events WHERE id IN (SELECT value FROM json_each(?))", json.dumps(ids))
+    }
+    found = expand_rows(db, [rows[i] for i in ids], lo, hi)
     by_row: dict[str, list[Occurrence]] = {}
     for o in found:
         by_row.setdefault(o.row["id"], []).append(o)
     out: dict[str, list[Occurrence]] = {u: [] for u in users}
-    for p in pairs:
-        out[p["who"]].extend(by_row.get(p["id"], []))
+    for who, event, *_ in pairs:
+        out[who].extend(by_row.get(event, []))
     for u in users:
         out[u].sort(key=lambda o: (o.start_utc, o.row["id"]))
     return out
