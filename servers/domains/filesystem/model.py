@@ -85,8 +85,13 @@ class Node(filesystem.Table):
         UniqueConstraint("parent_id", "name"),
         # "under a directory" is a range on path, "a user's files" one on owner_id; the columns the
         # sampler's conditions test ride along, so counting a home directory never reads the
-        # (content-heavy) rows
-        Index("ix_nodes_path", "path", "kind", "owner_id", "group_id", "mode", "is_binary", "id"),
+        # (content-heavy) rows, and so does every column but content, so walking a tree (find,
+        # du, tree, tar) reads the index alone
+        Index(
+            "ix_nodes_path",
+            *("path", "kind", "owner_id", "group_id", "mode", "is_binary", "id"),
+            *("parent_id", "name", "size_bytes", "target", "mtime", "volume_id"),
+        ),
         Index("ix_nodes_owner", "owner_id", "path", "kind", "group_id", "mode", "is_binary", "id"),
         Index("ix_nodes_volume", "volume_id", "size_bytes"),  # a volume's used space without reading rows
     )

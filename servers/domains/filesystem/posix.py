@@ -17,6 +17,7 @@ kernel live here:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -84,7 +85,32 @@ class Actor:
 
 
 def actor(db: Db) -> Actor:
-    """Who is acting: every command starts here, so it is four indexed lookups and no tree walk."""
+    """Who is acting: every command (and every path shown back) starts here, so it is one
+    statement over the session row, its user, their groups and the working directory, with no
+    tree walk."""
+    row = db.conn.execute(
+        "SELECT s.user_id, s.umask, s.cwd_id, u.uid, u.group_id, u.is_root, u.home,"
+        " (SELECT json_group_array(group_id) FROM group_members WHERE user_id = u.id),"
+        " (SELECT path FROM nodes WHERE id = s.cwd_id)"  # None once the directory was removed
+        " FROM (SELECT * FROM sessions ORDER BY id LIMIT 1) s JOIN users u ON u.id = s.user_id"
+    ).fetchone()
+    if row is None:
+        return _actor_rows(db)  # no session or no such user: fail as the row-by-row reads do
+    user, umask, cwd_id, uid, group, is_root, home, groups, cwd = row
+    return Actor(
+        user=user,
+        uid=uid,
+        group=group,
+        groups=frozenset({*json.loads(groups), group}),
+        root=bool(is_root),
+        home=home,
+        umask=umask,
+        cwd_id=cwd_id,
+        cwd=cwd,
+    )
+
+
+def _actor_rows(db: Db) -> Actor:
     s = db.session()
     u = db.one("SELECT * FROM users WHERE id = ?", s["user_id"])
     groups = {r["group_id"] for r in db.all("SELECT group_id FROM group_members WHERE user_id = ?", u["id"])}
@@ -98,7 +124,7 @@ def actor(db: Db) -> Actor:
         home=u["home"],
         umask=s["umask"],
         cwd_id=s["cwd_id"],
-        cwd=db.scalar("SELECT path FROM nodes WHERE id = ?", s["cwd_id"]),  # None once removed
+        cwd=db.scalar("SELECT path FROM nodes WHERE id = ?", s["cwd_id"]),
     )
 
 
@@ -324,19 +350,25 @@ _COLUMNS = "n.id, n.parent_id, n.name, n.kind, n.owner_id, n.group_id, n.mode, n
 
 def _subtree(db: Db, top: dict[str, Any], content: bool, max_depth: int | None) -> list[dict[str, Any]]:
     """``top`` and the rows below it (to ``max_depth`` levels), each with its ``depth`` under ``top``:
-    one range scan of the path index. Depth counts slashes (the root's children have one)."""
+    one range scan of the path index, which holds every column read here but ``content`` (a file's
+    text sits before the later columns in the row, so reading those from the table would step
+    through its overflow pages). ``top`` is read on its own, unless it lies in its own range (the
+    root does): an OR of the two would read every row from the table. Depth counts slashes (the
+    root's children have one)."""
     cols = _COLUMNS + (", n.content" if content else "")
     base = 0 if top["path"] == "/" else top["path"].count("/")
     depth = f"(length(n.path) - length(replace(n.path, '/', '')) - {base})"
     bound = f" AND {depth} <= {int(max_depth)}" if max_depth is not None else ""
-    return db.all(
+    below = db.all(
         f"SELECT {cols}, CASE WHEN n.id = ? THEN 0 ELSE {depth} END AS depth FROM nodes n"
-        f" WHERE n.id = ? OR ({under('?', 'n.path')}{bound})",
-        top["id"],
+        f" WHERE {under('?', 'n.path')}{bound}",
         top["id"],
         top["path"],
         top["path"],
     )
+    if any(r["id"] == top["id"] for r in below):
+        return below
+    return db.all(f"SELECT {cols}, 0 AS depth FROM nodes n WHERE n.id = ?", top["id"]) + below
 
 
 def walk(
