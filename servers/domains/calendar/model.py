@@ -132,10 +132,15 @@ class Event(calendar.Table):
 
     __tablename__ = "events"
     __prefix__ = "EVT"
-    # the span index answers "is this event in the window" without reading the row
+    # the span index answers "is this event in the window, and is it busy" without reading the
+    # row (a conflict check reads the times of every event its guests attend); the status one
+    # counts and pages events by status (list_records) without a scan
     __table_args__ = (
         Index("ix_events_window", "start_utc", "last_end_utc"),
-        Index("ix_events_span", "id", "start_utc", "last_end_utc", "status"),
+        Index(
+            "ix_events_span", "id", "start_utc", "last_end_utc", "status", "transparency", "end_utc", "rrule"
+        ),
+        Index("ix_events_status", "status", "id"),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     calendar_id: Mapped[str] = mapped_column(ForeignKey("calendars.id"), index=True)

@@ -70,11 +70,25 @@ def exceptions_of(db: Db, series: list[str]) -> dict[str, dict[str, dict[str, An
     return out
 
 
+def replaced_starts(db: Db, series: list[str]) -> dict[str, set[str]]:
+    """The original starts each series' exceptions replace (the keys of :func:`exceptions_of`,
+    without reading the exception rows)."""
+    out: dict[str, set[str]] = {}
+    for k in range(0, len(series), 500):
+        chunk = series[k : k + 500]
+        marks = ", ".join("?" * len(chunk))
+        for sid, original in db.conn.execute(
+            f"SELECT series_id, original_start FROM events WHERE series_id IN ({marks})", chunk
+        ):
+            out.setdefault(sid, set()).add(original)
+    return out
+
+
 def expand_rows(db: Db, rows: list[dict[str, Any]], lo: datetime, hi: datetime) -> list[Occurrence]:
     """Occurrences of ``rows`` overlapping the UTC window [lo, hi), in time order. Cancelled
     rows and occurrences replaced by an exception are left out (the exception is its own row)."""
     masters = [r["id"] for r in rows if r["rrule"]]
-    replaced = exceptions_of(db, masters) if masters else {}
+    replaced = replaced_starts(db, masters) if masters else {}
     out: list[Occurrence] = []
     for r in rows:
         if r["status"] == "cancelled":
@@ -85,7 +99,7 @@ def expand_rows(db: Db, rows: list[dict[str, Any]], lo: datetime, hi: datetime) 
             if s < hi and e > lo:
                 out.append(Occurrence(r, s, e, r["series_id"], _original(r)))
             continue
-        rule, tz, taken = recurrence.parse(r["rrule"]), r["timezone"], replaced.get(r["id"], {})
+        rule, tz, taken = recurrence.parse(r["rrule"]), r["timezone"], replaced.get(r["id"], set())
         for local in recurrence.between(rule, start, tz, end - start, lo, hi):
             if stored(local) in taken:
                 continue
@@ -122,18 +136,21 @@ def attended(
 def busy_at(db: Db, users: list[str], spans: list[tuple[datetime, datetime]]) -> dict[str, list[Occurrence]]:
     """Busy occurrences of several people that may overlap the UTC ``spans``: every occurrence
     of theirs in the window the spans cover, except single events that miss every span (each
-    event expanded once). Only the times are read for the attendee pairs, and a full row only
-    for the events kept: the people on one invitation share most of a window's events."""
+    event expanded once). The attendee pairs are read from the indexes alone (times, no row),
+    single events already narrowed to the spans there (loosely, to the second; the exact test
+    follows), and a full row only for the events kept: the people on one invitation share most
+    of a window's events."""
     if not users:
         return {}
     lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
     marks = ", ".join("?" * len(users))
+    touches = " OR ".join("(e.start_utc <= ? AND e.end_utc > ?)" for _ in spans)
     pairs = db.conn.execute(
         f"SELECT a.user_id, e.id, e.rrule IS NULL, e.start_utc, e.end_utc FROM attendees a "
         f"CROSS JOIN events e ON e.id = a.event_id "
         f"WHERE a.user_id IN ({marks}) AND a.response != 'declined' AND e.start_utc < ? AND e.last_end_utc > ? "
-        "AND e.status != 'cancelled' AND e.transparency = 'busy'",
-        (*users, stored(hi), stored(lo)),
+        f"AND e.status != 'cancelled' AND e.transparency = 'busy' AND (e.rrule IS NOT NULL OR {touches})",
+        (*users, stored(hi), stored(lo), *(stored(t) for a, b in spans for t in (b, a))),
     ).fetchall()
     wanted: dict[str, bool] = {}
     for _, event, single, start, end in pairs:
