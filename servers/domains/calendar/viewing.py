@@ -72,9 +72,14 @@ def in_part(o: Occurrence, tz: str, part: str) -> bool:
     return False
 
 
-def page(items: list[Any], key: str, limit: int, offset_: int, **extra: Any) -> dict[str, Any]:
-    """One page of rows; ``extra`` scalars (the window) follow the rows and precede the counts."""
+def page(
+    items: list[Any], key: str, limit: int, offset_: int, render: Any = None, **extra: Any
+) -> dict[str, Any]:
+    """One page of rows; ``extra`` scalars (the window) follow the rows and precede the counts.
+    ``render`` words each row of the page (only those: a window can hold hundreds)."""
     chunk = items[offset_ : offset_ + limit]
+    if render is not None:
+        chunk = [render(x) for x in chunk]
     return {
         key: chunk,
         **extra,
@@ -161,18 +166,20 @@ def list_events(
         found = on_calendar(db, cal, lo, hi)
     if part_of_day:
         found = [o for o in found if in_part(o, tz, part_of_day)]
-    rows = []
-    for o in found:
+
+    def item(o: Occurrence) -> dict[str, Any]:
         full = detail != "free_busy" and (
             o.row["visibility"] != "private" or detail == "owner" or calendar is None
         )
         answer = my_response(db, o.row["id"], user["id"]) if full else None
-        rows.append(shown(o, tz, detail=full, response=answer))
+        return shown(o, tz, detail=full, response=answer)
+
     return page(
-        rows,
+        found,
         "events",
         limit,
         offset,
+        render=item,
         window_start=show(to_local(lo, tz)),
         window_end=show(to_local(hi, tz)),
         timezone=tz,
@@ -281,10 +288,16 @@ def search_events(
             raise ToolError(f"end_day {end_day} is before start_day {start_day}")
         where += " AND start_utc < ?3 AND last_end_utc > ?4"
         params += [hi.isoformat(timespec="seconds"), lo.isoformat(timespec="seconds")]
-    total = db.scalar(f"SELECT count(*) FROM events WHERE {where}", *params)
+    # one scan of the events gives the page and, riding along each row, the total; only a page
+    # past the end needs counting on its own
     rows = db.all(
-        f"SELECT * FROM events WHERE {where} ORDER BY start_utc, id LIMIT {limit} OFFSET {offset}", *params
+        f"SELECT *, count(*) OVER () AS _total FROM events WHERE {where} "
+        f"ORDER BY start_utc, id LIMIT {limit} OFFSET {offset}",
+        *params,
     )
+    total = rows[0]["_total"] if rows else db.scalar(f"SELECT count(*) FROM events WHERE {where}", *params)
+    for r in rows:
+        del r["_total"]
     out = []
     for r in rows:
         occ = Occurrence(
