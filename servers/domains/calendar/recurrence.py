@@ -303,7 +303,7 @@ class _Walk:
 
 
 _WALKS: dict[tuple[Rule, datetime, str], _Walk] = {}
-_MAX_WALKS = 8192  # series remembered per process (a walk holds at most CAP starts)
+_MAX_WALKS = 4096  # series remembered per process (a walk holds at most CAP starts, most a few dozen)
 
 
 def _walk(rule: Rule, start: datetime, tz: str) -> _Walk:
