@@ -213,6 +213,11 @@ class Message(email.Table):
     __table_args__ = (
         Index("ix_messages_mailbox_sent", "mailbox_id", "sent_at"),
         Index("ix_messages_mailbox_rfc", "mailbox_id", "rfc_id"),
+        # a page's total ("messages of this mailbox with that label") is counted from the index
+        # alone, one lookup per labelled message, without reading a message row
+        Index("ix_messages_mailbox_id", "mailbox_id", "id"),
+        # "people who have written to me": one lookup per person instead of reading every message
+        Index("ix_messages_mailbox_from", "mailbox_id", "from_addr"),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     mailbox_id: Mapped[str] = mapped_column(ForeignKey("mailboxes.id"))
@@ -237,7 +242,8 @@ class MessageLabel(email.Table):
     __noun__ = "message label"
     __table_args__ = (
         UniqueConstraint("message_id", "label_id"),
-        Index("ix_message_labels_label", "label_id"),
+        # the messages of a label, without reading the link rows themselves
+        Index("ix_message_labels_label", "label_id", "message_id"),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(ForeignKey("messages.id"))

@@ -58,7 +58,8 @@ KINDS = {
     "video": "mime LIKE 'video/%'",
 }
 Sender = address(
-    "id IN (SELECT from_addr FROM messages WHERE mailbox_id = (SELECT mailbox_id FROM sessions) AND received = 1)",
+    "EXISTS (SELECT 1 FROM messages m WHERE m.mailbox_id = (SELECT mailbox_id FROM sessions) "
+    "AND m.from_addr = mailboxes.id AND m.received = 1)",
     "Only messages whose From contains this address or name.",
 )
 
