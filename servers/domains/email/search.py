@@ -154,8 +154,8 @@ class Query:
     def sql(self) -> tuple[str, list[Any]]:
         where, params = list(self.where), list(self.params)
         if not self.everywhere:
-            for name in ("TRASH", "SPAM"):
-                row = find_label(self.db, self.mbx, name)
-                where.append("id NOT IN (SELECT message_id FROM message_labels WHERE label_id = ?)")
-                params.append(row["id"])
+            # one list of the hidden messages, so each candidate is looked up once, not twice
+            hidden = [find_label(self.db, self.mbx, name)["id"] for name in ("TRASH", "SPAM")]
+            where.append("id NOT IN (SELECT message_id FROM message_labels WHERE label_id IN (?, ?))")
+            params.extend(hidden)
         return " AND ".join(where), params
