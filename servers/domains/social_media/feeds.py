@@ -175,7 +175,8 @@ def search_posts(
         raise ToolError("the query is empty; give words or a #hashtag")
     # the cheap filters first: SQLite checks the terms in order, and the visibility rule is six
     # membership tests a row, so it should only run on rows that already match the words
-    where, params = ["p.repost_of_id IS NULL"], []
+    # (+: not by the repost_of_id index, which would walk every original post; see ORIGINAL_VISIBLE)
+    where, params = ["+p.repost_of_id IS NULL"], []
     if len(words) == 1 and words[0].startswith("#"):
         where.append("p.id IN (SELECT post_id FROM post_tags WHERE tag = ?)")
         params.append(words[0].casefold())
