@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
-from sqlalchemy import ForeignKey, Index, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.kit import Domain, IdList, Sensitive
@@ -39,6 +39,13 @@ class Account(social_media.Table):
     __example__ = "@dwhitfield"
     __noun__ = "account"
     __people__ = {"handle": "id", "name": "display_name"}
+    # The visibility rule lists the gone and the private accounts (rules.GONE, rules.PRIVATE) in
+    # every post query, twice; these partial indexes hold just those few, so a list is not a scan
+    # of every account.
+    __table_args__ = (
+        Index("ix_accounts_gone", "id", sqlite_where=text("status != 'active'")),
+        Index("ix_accounts_private", "id", sqlite_where=text("is_private = 1")),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)  # the handle, with its @
     person_id: Mapped[int | None] = mapped_column(index=True)
     display_name: Mapped[str]
