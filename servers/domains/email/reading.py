@@ -27,7 +27,7 @@ from servers.domains.email.rules import (
     own_message,
     own_thread,
     split,
-    summary,
+    summaries,
 )
 from servers.domains.email.search import Query
 from servers.kit import Day, Db, Offset, PageSize, Ref, ShortText, ToolError
@@ -72,7 +72,7 @@ def _page(db: Db, where: str, params: list, limit: int, offset: int) -> dict:
         offset=offset,
         key="messages",
     )
-    page["messages"] = [summary(db, m) for m in page["messages"]]
+    page["messages"] = summaries(db, page["messages"])
     return page
 
 

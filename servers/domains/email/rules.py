@@ -204,22 +204,44 @@ def scope(db: Db, mbx: dict, message: dict, whole_thread: bool) -> list[dict]:
     )
 
 
-def summary(db: Db, m: dict) -> dict:
-    """How a message appears in a list: headers, a snippet, labels and attachment count."""
-    names = label_names(db, m["id"])
-    return {
-        "id": m["id"],
-        "thread_id": m["thread_id"],
-        "from_name": m["from_name"],
-        "from_addr": m["from_addr"],
-        "subject": m["subject"],
-        "snippet": m["body"][:120].replace("\n", " "),
-        "sent_at": m["sent_at"],
-        "labels": names,
-        "unread": "UNREAD" in names,
-        "starred": "STARRED" in names,
-        "attachments": db.scalar("SELECT count(*) FROM attachments WHERE message_id = ?", m["id"]),
-    }
+def summaries(db: Db, messages: list[dict]) -> list[dict]:
+    """How messages appear in a list: headers, a snippet, labels and attachment count. The labels
+    and counts of a whole page come from two queries, not two per message."""
+    ids = [m["id"] for m in messages]
+    names: dict[str, list[str]] = {i: [] for i in ids}
+    files: dict[str, int] = {}
+    if ids:
+        marks = ", ".join("?" * len(ids))
+        for r in db.all(
+            "SELECT ml.message_id, l.name FROM message_labels ml JOIN labels l ON l.id = ml.label_id "
+            f"WHERE ml.message_id IN ({marks}) ORDER BY ml.message_id, l.kind, l.name",
+            *ids,
+        ):
+            names[r["message_id"]].append(r["name"])
+        files = {
+            r["message_id"]: r["n"]
+            for r in db.all(
+                f"SELECT message_id, count(*) AS n FROM attachments WHERE message_id IN ({marks}) "
+                "GROUP BY message_id",
+                *ids,
+            )
+        }
+    return [
+        {
+            "id": m["id"],
+            "thread_id": m["thread_id"],
+            "from_name": m["from_name"],
+            "from_addr": m["from_addr"],
+            "subject": m["subject"],
+            "snippet": m["body"][:120].replace("\n", " "),
+            "sent_at": m["sent_at"],
+            "labels": names[m["id"]],
+            "unread": "UNREAD" in names[m["id"]],
+            "starred": "STARRED" in names[m["id"]],
+            "attachments": files.get(m["id"], 0),
+        }
+        for m in messages
+    ]
 
 
 def full(db: Db, m: dict) -> dict:
