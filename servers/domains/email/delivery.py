@@ -188,8 +188,10 @@ def _deliver(db: Db, target: dict, out: Outgoing, rfc: str, sender: dict, size: 
     then their filters run on it. Bcc stays on the sender's copy only."""
     thread_id = None
     if out.in_reply_to:
+        # "+id": found by the (mailbox, Message-ID) index; ordered by plain id, SQLite would walk
+        # the whole mailbox in id order to skip the sort of one or two rows
         thread_id = db.scalar(
-            "SELECT thread_id FROM messages WHERE mailbox_id = ? AND rfc_id = ? ORDER BY id LIMIT 1",
+            "SELECT thread_id FROM messages WHERE mailbox_id = ? AND rfc_id = ? ORDER BY +id LIMIT 1",
             target["id"],
             out.in_reply_to,
         )

@@ -169,7 +169,8 @@ def get_thread(db: Db, thread: Ref[Thread, MY_THREAD]) -> dict:
     mbx = mailbox(db)
     t = own_thread(db, mbx, thread)
     messages = db.all(
-        "SELECT * FROM messages WHERE thread_id = ? AND mailbox_id = ? ORDER BY sent_at, id",
+        # "+mailbox_id": by the thread index (a few rows), not the mailbox one (thousands)
+        "SELECT * FROM messages WHERE thread_id = ? AND +mailbox_id = ? ORDER BY sent_at, id",
         t["id"],
         mbx["id"],
     )

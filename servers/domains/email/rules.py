@@ -198,7 +198,8 @@ def scope(db: Db, mbx: dict, message: dict, whole_thread: bool) -> list[dict]:
     if not whole_thread:
         return [message]
     return db.all(
-        "SELECT * FROM messages WHERE thread_id = ? AND mailbox_id = ? ORDER BY sent_at, id",
+        # "+mailbox_id": by the thread index (a few rows), not the mailbox one (thousands)
+        "SELECT * FROM messages WHERE thread_id = ? AND +mailbox_id = ? ORDER BY sent_at, id",
         message["thread_id"],
         mbx["id"],
     )
