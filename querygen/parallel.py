@@ -9,6 +9,7 @@ and each builds its own from the on-disk snapshot cache.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import sys
 from collections import deque
@@ -72,6 +73,9 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
     global _WORKER
     if FORK:  # workers start as copies of this warm generator: no import, no init, no warm-up
         _WORKER = gen
+        # the generator's ~250k long-lived objects out of the collector's sight: a full
+        # collection in a worker walked (and copied, page by page) all of them
+        gc.freeze()
         pool = mp.get_context("fork").Pool(workers)
     else:
         pool = mp.get_context("spawn").Pool(workers, _init, (gen.config, cache_root(gen.cache)))
@@ -88,3 +92,4 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
         pool.join()
         if FORK:
             _WORKER = None
+            gc.unfreeze()
