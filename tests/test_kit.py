@@ -326,3 +326,23 @@ def test_list_records_total_is_the_count_on_every_page(make_env):
     ]:
         page = env.invoke(ep, "banking_list_records", {"table": "accounts", **args})
         assert page["total"] == expected, args
+
+
+@pytest.mark.parametrize("limit", [1, 7, 20, 100])
+def test_db_page_total_and_truncated_are_the_same_on_every_page(limit):
+    """The total is counted only when the page cannot tell it (full, or empty past the start)."""
+    import sqlite3
+
+    from servers.kit.db import Db
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?, ?)", [(i, "ab"[i % 2]) for i in range(1, 24)])
+    db = Db(conn)
+    for where, n in (("1", 23), ("k = 'a'", 11), ("k = 'z'", 0)):
+        for offset in (0, 5, 11, 12, 22, 23, 40):
+            page = db.page(f"SELECT * FROM t WHERE {where} ORDER BY id", limit=limit, offset=offset)
+            shown = len(page["items"])
+            assert page["total"] == n, (where, offset)
+            assert shown == max(0, min(limit, n - offset))
+            assert page["truncated"] == (offset + shown < n)

@@ -141,9 +141,15 @@ class Db:
         """One page of a query's rows: ``{key: rows, "total", "offset", "limit", "truncated"}``.
 
         Every list tool pages the same way, so an agent learns once that ``truncated`` means
-        "call again with a larger offset"."""
-        total = self.scalar(f"SELECT count(*) FROM ({_unordered(sql)})", *params)
+        "call again with a larger offset".
+
+        A short page is the last one, so it tells the total; only a full (or an empty, offset)
+        page counts the query's rows, which ran the whole query a second time."""
         rows = self.all(f"{sql} LIMIT ? OFFSET ?", *params, limit, offset)
+        if len(rows) < limit and (rows or not offset):
+            total = offset + len(rows)
+        else:
+            total = self.scalar(f"SELECT count(*) FROM ({_unordered(sql)})", *params)
         return {
             key: rows,
             "total": total,
