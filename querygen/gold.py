@@ -10,7 +10,6 @@ cut there. Every kept step has really run, so its result is the result the task 
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -148,7 +147,7 @@ class GoldBuilder:
             template = self._template(spec, rng, level)
             screening = None
             for attempt in range(RETRIES):
-                saved = copy.deepcopy(scene)
+                saved = scene.copy() if scene is not None else None
                 with session.reading() as conn:
                     step = self._draft(
                         conn, spec, j, turn_of[j], template, steps, rng, context, attempt, level
