@@ -30,6 +30,7 @@ from servers.domains.marketplace.rules import (
     _me,
     _next_minimum,
     _not_mine,
+    _page,
     _remaining,
     _reprice,
     _reserve_met,
@@ -255,10 +256,11 @@ def list_my_bids(db: Db, status: BidState | None = None, limit: PageSize = 20, o
     if status is not None:
         where.append("b.status = ?")
         params.append(_STATUS.get(status, status))
-    sql = (
-        "SELECT b.id, b.listing_id, l.title, b.max_amount, "
+    columns = (
+        "b.id, b.listing_id, l.title, b.max_amount, "
         "CASE b.status WHEN 'active' THEN 'winning' ELSE b.status END AS status, l.current_price, "
-        "l.bid_count, l.ends_at, l.status AS listing_status, b.placed_at FROM bids b "
-        f"JOIN listings l ON l.id = b.listing_id WHERE {' AND '.join(where)} ORDER BY l.ends_at DESC, b.id DESC"
+        "l.bid_count, l.ends_at, l.status AS listing_status, b.placed_at"
     )
-    return db.page(sql, *params, limit=limit, offset=offset, key="bids")
+    body = f"FROM bids b JOIN listings l ON l.id = b.listing_id WHERE {' AND '.join(where)}"
+    order = "l.ends_at DESC, b.id DESC"
+    return _page(db, columns, body, params, order, limit=limit, offset=offset, key="bids")

@@ -31,6 +31,7 @@ from servers.domains.marketplace.rules import (
     _not_mine,
     _offer,
     _offer_open,
+    _page,
     _remaining,
     _sell,
 )
@@ -189,12 +190,13 @@ def list_my_offers(
     if status is not None:
         where.append("o.status = ?")
         params.append(status)
-    sql = (
-        "SELECT o.id, o.listing_id, l.title, o.amount, o.quantity, o.status, o.counter_amount, "
-        "o.counter_message, l.buy_now_price, o.expires_at, o.created_at FROM offers o JOIN listings l "
-        f"ON l.id = o.listing_id WHERE {' AND '.join(where)} ORDER BY o.created_at DESC, o.id DESC"
+    columns = (
+        "o.id, o.listing_id, l.title, o.amount, o.quantity, o.status, o.counter_amount, "
+        "o.counter_message, l.buy_now_price, o.expires_at, o.created_at"
     )
-    return db.page(sql, *params, limit=limit, offset=offset, key="offers")
+    body = f"FROM offers o JOIN listings l ON l.id = o.listing_id WHERE {' AND '.join(where)}"
+    order = "o.created_at DESC, o.id DESC"
+    return _page(db, columns, body, params, order, limit=limit, offset=offset, key="offers")
 
 
 @marketplace.tool(

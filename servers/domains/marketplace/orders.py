@@ -16,7 +16,17 @@ from servers.domains.marketplace.model import (
     User,
     marketplace,
 )
-from servers.domains.marketplace.rules import PAYABLE, RATEABLE, SHIPPABLE, _active_me, _iso, _local, _m, _me
+from servers.domains.marketplace.rules import (
+    PAYABLE,
+    RATEABLE,
+    SHIPPABLE,
+    _active_me,
+    _iso,
+    _local,
+    _m,
+    _me,
+    _total,
+)
 from servers.kit import Day, Db, Offset, PageSize, Ref, ToolError
 
 Tracking = Annotated[
@@ -107,7 +117,6 @@ def list_orders(
         "o.shipping_cost, o.total, o.status, o.carrier, o.tracking, o.ship_to, o.created_at, o.paid_at, o.shipped_at"
     )
     body = f"FROM orders o WHERE {' AND '.join(where)}"
-    total = db.scalar(f"SELECT count(*) {body}", *params)
     rows = db.all(
         f"SELECT {columns} {body} ORDER BY o.created_at DESC, o.id DESC LIMIT ? OFFSET ?",
         me["id"],
@@ -115,6 +124,7 @@ def list_orders(
         limit,
         offset,
     )
+    total = _total(db, body, params, rows, limit=limit, offset=offset)
     return {
         "orders": rows,
         "total": total,
