@@ -176,7 +176,8 @@ class Listing(marketplace.Table):
     auto_decline_below: Mapped[float | None]
     shipping_cost: Mapped[float]
     location_city: Mapped[str]
-    relisted_from: Mapped[str | None] = mapped_column(ForeignKey("listings.id"))
+    # indexed: whether a listing was relisted already is asked of every ended listing a pick considers
+    relisted_from: Mapped[str | None] = mapped_column(ForeignKey("listings.id"), index=True)
 
 
 class Bid(marketplace.Table):
