@@ -20,6 +20,7 @@ from servers.domains.crm.rules import (
     me,
     nothing_changes,
     page,
+    search_order,
 )
 from servers.kit import Db, Offset, PageSize, Ref, ToolError
 from servers.kit.world import INDUSTRIES
@@ -78,7 +79,7 @@ def search_accounts(
             params.append(value)
     select = "SELECT id, name, domain, industry, employees, city, territory_id, owner_id, tier, type"
     where = f"FROM accounts WHERE {' AND '.join(conds)}"
-    return page(db, select, where, params, "name, id", "accounts", limit, offset)
+    return page(db, select, where, params, search_order("name, id", query), "accounts", limit, offset)
 
 
 @crm.tool(returns=Account, says=["show me the account {account}", "what's going on with {account}?"])

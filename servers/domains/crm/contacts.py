@@ -31,6 +31,7 @@ from servers.domains.crm.rules import (
     nothing_changes,
     page,
     present,
+    search_order,
 )
 from servers.kit import Db, Email, Offset, PageSize, Ref, ToolError
 from servers.kit.world import world
@@ -117,7 +118,7 @@ def search_contacts(
         "AS account, c.owner_id, c.lifecycle_stage, c.do_not_contact"
     )
     where = f"FROM contacts c WHERE {' AND '.join(conds)}"
-    out = page(db, select, where, params, "c.name, c.id", "contacts", limit, offset)
+    out = page(db, select, where, params, search_order("c.name, c.id", query), "contacts", limit, offset)
     out["contacts"] = [{**c, "do_not_contact": bool(c["do_not_contact"])} for c in out["contacts"]]
     return out
 

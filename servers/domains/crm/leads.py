@@ -40,6 +40,7 @@ from servers.domains.crm.rules import (
     me,
     nothing_changes,
     page,
+    search_order,
 )
 from servers.kit import Day, Db, Email, Offset, PageSize, Ref, ShortText, ToolError, geo
 
@@ -143,7 +144,7 @@ def list_leads(
         select,
         f"FROM leads WHERE {' AND '.join(conds)}",
         params,
-        "score DESC, id",
+        search_order("score DESC, id", query),
         "leads",
         limit,
         offset,

@@ -234,3 +234,11 @@ def page(
         "limit": limit,
         "truncated": offset + len(rows) < total,
     }
+
+
+def search_order(order: str, query: str | None) -> str:
+    """``order`` for a list a text ``query`` may filter. A ``LIKE`` search reads every row whatever
+    the plan, so with one the first sort key gets a ``+`` (the same values, the same order): SQLite
+    then scans the table and sorts the few matches, instead of walking that key's index and
+    fetching every row it passes to test the other columns (about twice as fast)."""
+    return f"+{order}" if query else order
