@@ -150,6 +150,21 @@ class Transaction(budget.Table):
         Index("ix_transactions_day", "day"),
         # the envelope arithmetic's activity sums, read from the index alone
         Index("ix_transactions_activity", "budget_id", "category_id", "day", "amount", "is_split"),
+        # the sampler's recent top-level lines (rules.RECENT), counted and checked from the index alone;
+        # no tool query says this literal condition, so only the sampler's picks can use it
+        Index(
+            "ix_transactions_recent",
+            "budget_id",
+            "day",
+            "parent_id",
+            "cleared",
+            "transfer_txn_id",
+            "is_split",
+            "approved",
+            "amount",
+            "category_id",
+            sqlite_where=text("day >= '2026-05-01' AND parent_id IS NULL"),
+        ),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"))

@@ -17,6 +17,7 @@ from servers.domains.budget.model import (
     budget,
 )
 from servers.domains.budget.rules import (
+    RECENT,
     SPEND,
     EditableTxn,
     Memo,
@@ -31,7 +32,6 @@ from servers.domains.budget.rules import (
     budget_of,
     category_of,
     check_day,
-    mine,
     payee_of,
     post,
     ready_category,
@@ -47,9 +47,7 @@ Parts = Annotated[
     list[Money],
     Field(min_length=2, max_length=20, description="Amounts of the parts, in the order of the categories."),
 ]
-UnapprovedTxns = IdList[
-    Transaction, f"day >= '2026-05-01' AND {mine('budget_id')} AND approved = 0 AND parent_id IS NULL"
-]
+UnapprovedTxns = IdList[Transaction, f"{RECENT} AND approved = 0"]
 SplitCategories = Annotated[
     IdList[Category, SPEND],
     Field(

@@ -304,8 +304,12 @@ def check_month(db: Db, b: dict, month: str) -> None:
 OPEN = f"{mine('budget_id')} AND closed = 0"
 ON_BUDGET = f"{OPEN} AND on_budget = 1"
 SPEND = f"{mine('budget_id')} AND internal = 0 AND hidden = 0"
-# recent lines (May and June): what people correct, and a range the day index narrows quickly
-EDITABLE = f"day >= '2026-05-01' AND {mine('budget_id')} AND parent_id IS NULL AND cleared != 'reconciled'"
+# recent top-level lines (May and June): what people correct, read from their own partial index
+# (model.Transaction). likely() changes no result: it tells SQLite's planner, which has no
+# statistics, that most of them are the signed-in person's, so a pick among one account's lines
+# walks that account's lines instead of every recent line of all their budgets.
+RECENT = f"day >= '2026-05-01' AND parent_id IS NULL AND likely({mine('budget_id')})"
+EDITABLE = f"{RECENT} AND cleared != 'reconciled'"
 
 MyBudget = Ref[Budget, mine("budgets.id")]
 MyAccount = Ref[Account, mine("budget_id")]
