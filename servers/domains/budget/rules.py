@@ -238,29 +238,39 @@ def ledger(db: Db, budget_id: str, through: str | None = None) -> Ledger:
     return _ledger(db, budget_id, through or shift(this_month(db), AHEAD_MONTHS))
 
 
-def _ledger(db: Db, budget_id: str, last: str) -> Ledger:
+def category_ledger(db: Db, category: dict, through: str) -> Ledger:
+    """The ledger of one spending category alone, through month ``through``: its figures are those
+    of the whole budget's ledger (a category's available depends on its own months only), read
+    without every other category's assignments and activity. Ready to Assign is not the budget's."""
+    return _ledger(db, category["budget_id"], through, category["id"])
+
+
+def _ledger(db: Db, budget_id: str, last: str, only: str | None = None) -> Ledger:
     conn = db.conn
     first = db.scalar("SELECT first_month FROM budgets WHERE id = ?", budget_id)
+    one, arg = ("", ()) if only is None else (" AND {} = ?", (only,))
     cats = [
         r[0]
         for r in conn.execute(
-            "SELECT id FROM categories WHERE budget_id = ? AND internal = 0 ORDER BY id", (budget_id,)
+            f"SELECT id FROM categories WHERE budget_id = ? AND internal = 0{one.format('id')} ORDER BY id",
+            (budget_id, *arg),
         )
     ]
     assigned = {
         (r[0], r[1]): r[2]
         for r in conn.execute(
             "SELECT a.category_id, a.month, a.assigned FROM assignments a "
-            "JOIN categories c ON c.id = a.category_id WHERE c.budget_id = ? AND a.month <= ?",
-            (budget_id, last),
+            f"JOIN categories c ON c.id = a.category_id WHERE c.budget_id = ? AND a.month <= ?{one.format('c.id')}",
+            (budget_id, last, *arg),
         )
     }
     activity = {
         (r[0], r[1]): r[2]
         for r in conn.execute(
             "SELECT category_id, substr(day, 1, 7) AS m, sum(amount) AS total FROM transactions "
-            "WHERE budget_id = ? AND category_id IS NOT NULL AND is_split = 0 GROUP BY 1, 2",
-            (budget_id,),
+            f"WHERE budget_id = ? AND category_id IS NOT NULL AND is_split = 0{one.format('category_id')} "
+            "GROUP BY 1, 2",
+            (budget_id, *arg),
         )
     }
     return compute(months(first, last), ready_category(db, budget_id), cats, assigned, activity)

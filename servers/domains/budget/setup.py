@@ -14,8 +14,8 @@ from servers.domains.budget.rules import (
     MyBudget,
     MyCategory,
     budget_of,
+    category_ledger,
     label,
-    ledger,
     shift,
     this_month,
 )
@@ -74,7 +74,7 @@ def _set_goal(db: Db, c: dict, kind: str, amount: float, due: str | None) -> dic
     row = db.update(Category, c["id"], goal_kind=kind, goal_amount=amount, goal_month=due)
     now = this_month(db)
     before = None if c["goal_kind"] == "none" else {"kind": c["goal_kind"], "target": c["goal_amount"]}
-    progress = goal_progress(row, ledger(db, c["budget_id"], now), now)
+    progress = goal_progress(row, category_ledger(db, c, now), now)
     return {"category": c["id"], "name": c["name"], "goal": progress, "replaced": before}
 
 
