@@ -106,9 +106,10 @@ def reconcile_account(
         "AND parent_id IS NULL",
         a["id"],
     )
-    db.execute(  # a split's parts follow their parent
+    db.execute(  # a split's parts follow their parent (looked up by key, not a scan of every line)
         "UPDATE transactions SET cleared = 'reconciled' WHERE account_id = ? AND parent_id IS NOT NULL "
-        "AND cleared != 'reconciled' AND parent_id IN (SELECT id FROM transactions WHERE cleared = 'reconciled')",
+        "AND cleared != 'reconciled' AND EXISTS (SELECT 1 FROM transactions p WHERE p.id = "
+        "transactions.parent_id AND p.cleared = 'reconciled')",
         a["id"],
     )
     day = db.today.isoformat()
