@@ -29,6 +29,7 @@ from servers.domains.budget.rules import (
     m2,
     mine,
     months,
+    paged,
     refresh,
     shift,
     this_month,
@@ -92,10 +93,11 @@ def _row(c: dict, led: Ledger, month: str) -> dict:
     return out
 
 
-CATS_SQL = (
-    "SELECT c.*, g.name AS group_name FROM categories c JOIN category_groups g ON g.id = c.group_id "
-    "WHERE c.budget_id = ? AND c.internal = 0"
+CATS_COLUMNS = "c.*, g.name AS group_name"
+CATS_BODY = (
+    "FROM categories c JOIN category_groups g ON g.id = c.group_id WHERE c.budget_id = ? AND c.internal = 0"
 )
+CATS_SQL = f"SELECT {CATS_COLUMNS} {CATS_BODY}"
 
 
 @budget.tool(returns=Budget, says=["which budgets do I have?", "show me my budgets"])
@@ -166,8 +168,15 @@ def list_categories(
     b = budget_of(db, budget)
     check_month(db, b, month)
     led = ledger(db, budget, month)
-    page = db.page(
-        CATS_SQL + " ORDER BY c.group_id, c.id", budget, limit=limit, offset=offset, key="categories"
+    page = paged(
+        db,
+        CATS_COLUMNS,
+        CATS_BODY,
+        (budget,),
+        "c.group_id, c.id",
+        limit=limit,
+        offset=offset,
+        key="categories",
     )
     page["categories"] = [_row(c, led, month) for c in page["categories"]]
     page.update(month=month, ready_to_assign=led.ready[month])

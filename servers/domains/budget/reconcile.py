@@ -30,6 +30,7 @@ from servers.domains.budget.rules import (
     balances,
     budget_of,
     m2,
+    paged,
     payee_of,
     ready_category,
     refresh,
@@ -182,10 +183,13 @@ def create_scheduled_transaction(
 def list_scheduled_transactions(db: Db, budget: MyBudget, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """A budget's scheduled transactions, soonest first."""
     budget_of(db, budget)
-    return db.page(
-        "SELECT s.*, p.name AS payee, a.name AS account FROM scheduled s JOIN payees p ON p.id = s.payee_id "
-        "JOIN accounts a ON a.id = s.account_id WHERE s.budget_id = ? ORDER BY s.next_day, s.id",
-        budget,
+    return paged(
+        db,
+        "s.*, p.name AS payee, a.name AS account",
+        "FROM scheduled s JOIN payees p ON p.id = s.payee_id JOIN accounts a ON a.id = s.account_id "
+        "WHERE s.budget_id = ?",
+        (budget,),
+        "s.next_day, s.id",
         limit=limit,
         offset=offset,
         key="scheduled",

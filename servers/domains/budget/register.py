@@ -32,6 +32,7 @@ from servers.domains.budget.rules import (
     budget_of,
     category_of,
     check_day,
+    paged,
     payee_of,
     post,
     ready_category,
@@ -145,12 +146,14 @@ def list_transactions(
         )
     if unapproved:
         where.append("t.approved = 0")
-    sql = (
-        "SELECT t.*, p.name AS payee, c.name AS category FROM transactions t "
-        "LEFT JOIN payees p ON p.id = t.payee_id LEFT JOIN categories c ON c.id = t.category_id "
-        f"WHERE {' AND '.join(where)} ORDER BY t.day DESC, t.id DESC"
+    body = (
+        "FROM transactions t LEFT JOIN payees p ON p.id = t.payee_id "
+        f"LEFT JOIN categories c ON c.id = t.category_id WHERE {' AND '.join(where)}"
     )
-    page = db.page(sql, *args, limit=limit, offset=offset, key="transactions")
+    columns = "t.*, p.name AS payee, c.name AS category"
+    page = paged(
+        db, columns, body, args, "t.day DESC, t.id DESC", limit=limit, offset=offset, key="transactions"
+    )
     page["transactions"] = [_shown(db, t) for t in page["transactions"]]
     return page
 
@@ -159,10 +162,12 @@ def list_transactions(
 def list_payees(db: Db, budget: MyBudget, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """A budget's payees (shops, billers, employers) with the category each usually goes to."""
     budget_of(db, budget)
-    return db.page(
-        "SELECT p.id, p.name, p.default_category_id, c.name AS usual_category FROM payees p "
-        "LEFT JOIN categories c ON c.id = p.default_category_id WHERE p.budget_id = ? ORDER BY p.name, p.id",
-        budget,
+    return paged(
+        db,
+        "p.id, p.name, p.default_category_id, c.name AS usual_category",
+        "FROM payees p LEFT JOIN categories c ON c.id = p.default_category_id WHERE p.budget_id = ?",
+        (budget,),
+        "p.name, p.id",
         limit=limit,
         offset=offset,
         key="payees",
