@@ -132,7 +132,8 @@ class Payee(budget.Table):
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"), index=True)
     name: Mapped[str]
-    default_category_id: Mapped[str | None] = mapped_column(ForeignKey("categories.id"))
+    # indexed: the sampler picks a payee that usually goes to a category the story mentions
+    default_category_id: Mapped[str | None] = mapped_column(ForeignKey("categories.id"), index=True)
 
 
 class Transaction(budget.Table):
@@ -163,6 +164,7 @@ class Transaction(budget.Table):
             "approved",
             "amount",
             "category_id",
+            "id",
             sqlite_where=text("day >= '2026-05-01' AND parent_id IS NULL"),
         ),
     )

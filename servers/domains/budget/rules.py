@@ -74,8 +74,12 @@ ME = "(SELECT person_id FROM sessions)"
 
 
 def mine(column: str) -> str:
-    """SQL: the budget ``column`` names is one the signed-in person owns or was given access to."""
-    return f"{column} IN (SELECT budget_id FROM budget_members WHERE person_id = {ME})"
+    """SQL: the budget ``column`` names is one the signed-in person owns or was given access to.
+
+    likely() changes no result: it tells SQLite's planner, which has no statistics, that this holds
+    for most rows, so a pick near the story (the payees of one budget, one account's lines) reads
+    that budget's rows instead of the rows of every budget the person may open."""
+    return f"likely({column} IN (SELECT budget_id FROM budget_members WHERE person_id = {ME}))"
 
 
 def _me(db: Db) -> int:
@@ -335,10 +339,8 @@ OPEN = f"{mine('budget_id')} AND closed = 0"
 ON_BUDGET = f"{OPEN} AND on_budget = 1"
 SPEND = f"{mine('budget_id')} AND internal = 0 AND hidden = 0"
 # recent top-level lines (May and June): what people correct, read from their own partial index
-# (model.Transaction). likely() changes no result: it tells SQLite's planner, which has no
-# statistics, that most of them are the signed-in person's, so a pick among one account's lines
-# walks that account's lines instead of every recent line of all their budgets.
-RECENT = f"day >= '2026-05-01' AND parent_id IS NULL AND likely({mine('budget_id')})"
+# (model.Transaction)
+RECENT = f"day >= '2026-05-01' AND parent_id IS NULL AND {mine('budget_id')}"
 EDITABLE = f"{RECENT} AND cleared != 'reconciled'"
 
 MyBudget = Ref[Budget, mine("budgets.id")]
