@@ -129,6 +129,8 @@ class Assignment(budget.Table):
 class Payee(budget.Table):
     __tablename__ = "payees"
     __prefix__ = "PYE"
+    # a payee named by what users call it ("the payee Trader Joe's") is looked up by name
+    __table_args__ = (Index("ix_payees_name", "name", "id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"), index=True)
     name: Mapped[str]
