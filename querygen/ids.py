@@ -59,7 +59,7 @@ class IdIndex:
 
     def ids_in(self, value: Any, domain: str | None = None) -> dict[str, list[str]]:
         """Every id in a JSON value, by table, in first-seen order."""
-        out: dict[str, list[str]] = {}
+        out: dict[str, dict[str, None]] = {}  # an ordered set per table (results list thousands)
 
         def walk(v: Any) -> None:
             if isinstance(v, dict):
@@ -70,11 +70,11 @@ class IdIndex:
                     walk(x)
             else:
                 table = self.table(v, domain)
-                if table and v not in out.setdefault(table, []):
-                    out[table].append(v)
+                if table:
+                    out.setdefault(table, {})[v] = None
 
         walk(value)
-        return out
+        return {table: list(found) for table, found in out.items()}
 
     def id_lists_in(self, value: Any, table: str, domain: str | None = None) -> list[list[str]]:
         """Every list in a JSON value whose items are all distinct ids of ``table`` (the legs of one
