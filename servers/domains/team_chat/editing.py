@@ -15,10 +15,10 @@ from servers.domains.team_chat.model import (
     team_chat,
 )
 from servers.domains.team_chat.rules import (
-    ME,
     MY_EDITABLE,
     MY_MESSAGE,
     OPEN_MESSAGE,
+    REACTED_MESSAGE,
     _check_text,
     _label,
     _me,
@@ -162,10 +162,7 @@ def add_reaction(db: Db, message: Ref[Message, OPEN_MESSAGE], emoji: Emoji) -> d
 )
 def remove_reaction(
     db: Db,
-    message: Ref[
-        Message,
-        f"{OPEN_MESSAGE} AND EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = messages.id AND r.member_id = {ME})",
-    ],
+    message: Ref[Message, REACTED_MESSAGE],
     emoji: ReactionName,
 ) -> dict:
     """Take back one of your reactions.

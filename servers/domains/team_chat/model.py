@@ -149,7 +149,11 @@ class Reaction(team_chat.Table):
 
     __tablename__ = "reactions"
     __prefix__ = "RCT"
-    __table_args__ = (UniqueConstraint("message_id", "member_id", "emoji"),)
+    # by member: "the messages I reacted to" (what remove_reaction offers) reads only mine
+    __table_args__ = (
+        UniqueConstraint("message_id", "member_id", "emoji"),
+        Index("ix_reactions_member", "member_id", "message_id"),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(ForeignKey("messages.id"))
     member_id: Mapped[str] = mapped_column(ForeignKey("members.id"))

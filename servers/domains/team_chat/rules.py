@@ -297,6 +297,12 @@ READABLE_MESSAGE = (
 )
 OPEN_MESSAGE = f"deleted = 0 AND {_channel_open('messages.channel_id')}"
 MY_MESSAGE = f"author_id = {ME} AND {OPEN_MESSAGE}"
+# The member's own reactions are a few hundred of 20,000, so they are listed once (by the member's
+# reaction index) and their messages reached by key, instead of asking each of the thousands of
+# messages in the member's channels whether the member reacted to it.
+REACTED_MESSAGE = (
+    f"{OPEN_MESSAGE} AND messages.id IN (SELECT r.message_id FROM reactions r WHERE r.member_id = {ME})"
+)
 MY_EDITABLE = f"{MY_MESSAGE} AND created_at >= {WINDOW_START}"
 OTHER_ACTIVE = f"status = 'active' AND id != {ME}"
 IN_MY_CHANNELS = (
