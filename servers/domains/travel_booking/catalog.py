@@ -140,8 +140,10 @@ def find_nearest_airport(db: Db, city: City) -> dict:
 
 # -- flights --------------------------------------------------------------------------------------
 
+# flights first (CROSS JOIN keeps that order): the few flights from the origin, then each one's
+# date by the (flight_id, day) key, instead of every flight of the day across the network
 _LEG = (
-    "SELECT d.*, f.origin, f.destination, f.airline FROM flight_dates d JOIN flights f ON f.id = d.flight_id "
+    "SELECT d.*, f.origin, f.destination, f.airline FROM flights f CROSS JOIN flight_dates d ON f.id = d.flight_id "
     "WHERE d.status IN ('scheduled', 'delayed') "
 )
 

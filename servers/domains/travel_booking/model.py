@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sqlalchemy import ForeignKey, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.kit import Domain
@@ -70,6 +70,10 @@ class Traveler(travel_booking.Table):
     passport_country: Mapped[str]
     passport_expiry: Mapped[str]
     password: Mapped[str]
+
+
+# signing in finds the account by its email in any case (lower(email) = lower(?))
+Index("ix_travelers_email_lower", func.lower(Traveler.email))
 
 
 class AccessToken(travel_booking.Table):

@@ -31,7 +31,9 @@ BOOKABLE_SQL = (
 )
 MY_CARD = f"traveler_id = {ME_SQL} AND status = 'active'"
 MY_TRIP = f"traveler_id = {ME_SQL} AND status = 'active'"
-UNFLOWN = "id NOT IN (SELECT itinerary_id FROM segments WHERE status = 'flown')"
+# each trip asks its own segments (segments' itinerary index) instead of every pick listing the
+# 1,300 flown segments first
+UNFLOWN = "NOT EXISTS (SELECT 1 FROM segments s WHERE s.itinerary_id = itineraries.id AND s.status = 'flown')"
 FLIGHT_TRIP = f"{MY_TRIP} AND trip_type != 'hotel_only' AND {UNFLOWN}"
 INSURABLE = (
     f"{FLIGHT_TRIP} AND insurance = 0 AND created_at >= strftime('%Y-%m-%dT%H:%M:%S', {NOW_SQL}, '-24 hours')"
