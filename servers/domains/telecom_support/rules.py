@@ -21,9 +21,7 @@ from servers.kit import Db, ToolError
 
 # -- sampler conditions (SQL over one table) ------------------------------------------------------
 PAST_DUE = "status IN ('issued', 'overdue', 'awaiting_payment') AND due_on < '{today}'"
-# most lines have a phone, so each line asks its own (one lookup in the unique line_number index)
-# rather than every pick listing the 1,200 phones first
-HAS_PHONE = "EXISTS (SELECT 1 FROM devices d WHERE d.line_number = lines.id)"
+HAS_PHONE = "id IN (SELECT line_number FROM devices WHERE line_number IS NOT NULL)"
 LOOSE_SIM = "id IN (SELECT line_number FROM devices WHERE sim_kind = 'physical' AND sim_seated = 0)"
 RESTART_PENDING = "id IN (SELECT line_number FROM devices WHERE restart_pending = 1)"
 PIN_PROMPT = "id IN (SELECT line_number FROM devices WHERE sim_status = 'pin_required')"
