@@ -148,7 +148,7 @@ class GoldBuilder:
             screening = None
             for attempt in range(RETRIES):
                 saved = scene.copy() if scene is not None else None
-                with session.reading() as conn:
+                with session.reading() as conn, self.sampler.steady():  # a draft only reads
                     step = self._draft(
                         conn, spec, j, turn_of[j], template, steps, rng, context, attempt, level
                     )

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +108,27 @@ class LiveSampler:
     def __init__(self, relations: Relations, related_bias: float = 0.85) -> None:
         self.rel = relations
         self.related_bias = related_bias
+        self._steady: dict[tuple[int, str, tuple[Any, ...]], list[tuple[Any, ...]]] | None = None
+
+    @contextmanager
+    def steady(self) -> Iterator[None]:
+        """Inside, no connection the picks read is written, so a query asked again (a draft
+        retrying its picks, a path picked until the conversation has shown it) is answered from
+        the first time. Same rows, same random draws: only repeated SQL is saved."""
+        outer, self._steady = self._steady, {} if self._steady is None else self._steady
+        try:
+            yield
+        finally:
+            self._steady = outer
+
+    def _rows(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        if self._steady is None:
+            return conn.execute(sql, params).fetchall()
+        key = (id(conn), sql, tuple(params))
+        rows = self._steady.get(key)
+        if rows is None:
+            rows = self._steady[key] = conn.execute(sql, params).fetchall()
+        return rows
 
     def _choices(
         self, table: str, context: Mapping[str, Sequence[str]], rng: random.Random
@@ -156,17 +178,17 @@ class LiveSampler:
         if related and rotate:
             related = related[rotate % len(related) :] + related[: rotate % len(related)]
         for cond, params in related:  # related rows: few, so fetch them (bounded) and choose
-            rows = conn.execute(
+            rows = self._rows(
+                conn,
                 f'SELECT "{col}" FROM "{table}" WHERE {base} AND {cond} ORDER BY "{pk}" LIMIT {RELATED_CAP}',
                 [*exclude, *params],
-            ).fetchall()
+            )
             if rows:
                 return rows[rng.randrange(len(rows))][0]
         return self._uniform(conn, table, base, col, list(exclude), rng)
 
-    @staticmethod
     def _uniform(
-        conn: sqlite3.Connection, table: str, base: str, col: str, args: list[Any], rng: random.Random
+        self, conn: sqlite3.Connection, table: str, base: str, col: str, args: list[Any], rng: random.Random
     ) -> Any:
         """A row satisfying ``base``, each such row equally likely.
 
@@ -179,7 +201,7 @@ class LiveSampler:
             row = conn.execute(probe, [rng.randint(1, top), *args]).fetchone()
             if row is not None:
                 return row[0]
-        count = conn.execute(f'SELECT count(*) FROM "{table}" WHERE {base}', args).fetchone()[0]
+        count = self._rows(conn, f'SELECT count(*) FROM "{table}" WHERE {base}', args)[0][0]
         if not count:
             return None
         row = conn.execute(
@@ -196,9 +218,11 @@ class LiveSampler:
             return []
         pk = self.rel.pk[table]
         cond = f"({where}) AND " if where else ""
-        rows = conn.execute(
-            f'SELECT "{pk}" FROM "{table}" WHERE {cond}"{pk}" IN ({", ".join("?" * len(ids))})', list(ids)
-        ).fetchall()
+        rows = self._rows(
+            conn,
+            f'SELECT "{pk}" FROM "{table}" WHERE {cond}"{pk}" IN ({", ".join("?" * len(ids))})',
+            list(ids),
+        )
         ok = {r[0] for r in rows}
         return [i for i in ids if i in ok]
 
