@@ -64,7 +64,19 @@ def cache_root(cache: SnapshotCache | None) -> str | None:
 
 
 def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
-    """Outcomes of attempts 0, 1, 2, ... in order; stop iterating (close) to stop the workers."""
+    """Outcomes of attempts 0, 1, 2, ... in order; stop iterating (close) to stop the workers.
+
+    The generator's ~250k long-lived objects are kept out of the garbage collector's sight
+    meanwhile: a full collection walked all of them (~150 ms, several times a run) and, in a
+    forked worker, copied every page it touched."""
+    gc.freeze()
+    try:
+        yield from _outcomes(gen, workers)
+    finally:
+        gc.unfreeze()
+
+
+def _outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
     if workers <= 1:
         k = 0
         while True:
@@ -73,9 +85,6 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
     global _WORKER
     if FORK:  # workers start as copies of this warm generator: no import, no init, no warm-up
         _WORKER = gen
-        # the generator's ~250k long-lived objects out of the collector's sight: a full
-        # collection in a worker walked (and copied, page by page) all of them
-        gc.freeze()
         pool = mp.get_context("fork").Pool(workers)
     else:
         pool = mp.get_context("spawn").Pool(workers, _init, (gen.config, cache_root(gen.cache)))
@@ -92,4 +101,3 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
         pool.join()
         if FORK:
             _WORKER = None
-            gc.unfreeze()
