@@ -164,7 +164,10 @@ def _phrase_hits(
     saved payee", not "..., or a whole directory tree with recursive") or a colon follows it (the
     "<description>: <param> <value>" shape of a request spelled out from a schema)."""
     hits = []
-    for phrase in phrases:
+    by_word, always = _by_first_word(tuple(phrases))
+    words = set(_WORD.findall(low))
+    picked = sorted([*(x for w in words for x in by_word.get(w, ())), *always])
+    for _, phrase in picked:  # only phrases whose first word the text has, in their own order
         if phrase not in low:  # fast filter; the pattern then insists on whole words
             continue
         for m in token_pattern(phrase).finditer(low):
@@ -172,6 +175,27 @@ def _phrase_hits(
                 hits.append((m.start(), f"{reason}: {phrase}"))
                 break
     return hits
+
+
+_WORD = re.compile(r"\w+")
+
+
+@functools.lru_cache(maxsize=64)
+def _by_first_word(
+    phrases: tuple[str, ...],
+) -> tuple[dict[str, list[tuple[int, str]]], list[tuple[int, str]]]:
+    """Phrases by their first word, where it is a plain word (a whole-word match of the phrase
+    needs that word in the text), and the rest; each with its place in ``phrases``. A domain has
+    hundreds of phrases and a text a few dozen words."""
+    by_word: dict[str, list[tuple[int, str]]] = {}
+    always: list[tuple[int, str]] = []
+    for i, phrase in enumerate(phrases):
+        first = phrase.split(None, 1)[0] if phrase.strip() else ""
+        if _WORD.fullmatch(first):
+            by_word.setdefault(first, []).append((i, phrase))
+        else:
+            always.append((i, phrase))
+    return by_word, always
 
 
 def _hits(text: str, rules: GarbleRules) -> list[tuple[int, str]]:
