@@ -95,7 +95,7 @@ def touched_since(conn: sqlite3.Connection, after: int) -> tuple[int, list[tuple
     return rows[-1][0], [(tbl, pk_string(json.loads(pk))) for _, tbl, pk in rows]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a tar archive's diff makes thousands of these
 class CellChange:
     """One changed cell. Inserted rows have ``old`` None, deleted rows ``new`` None."""
 
