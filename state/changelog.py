@@ -130,23 +130,50 @@ def layout_of(conn: sqlite3.Connection) -> dict[str, tuple[list[str], list[str]]
 
 
 def touched_rows(
-    conn: sqlite3.Connection, base: sqlite3.Connection, layout: Layout | None = None
+    conn: sqlite3.Connection,
+    base: sqlite3.Connection,
+    layout: Layout | None = None,
+    known: dict[tuple[str, tuple[Any, ...]], tuple | None] | None = None,
 ) -> Iterator[tuple[str, list[str], list[Any], tuple | None, tuple | None]]:
     """(table, columns, key, old row, new row) for every touched key.
 
     Old rows come from ``base``, a separate connection holding the snapshot, so
     this works inside an open transaction or savepoint (an ATTACH would not).
     ``layout`` (from :func:`layout_of`) saves re-reading the schema on hot paths.
+    ``known`` remembers old rows by (table, key) across calls: the snapshot never changes, and
+    the same touched rows are hashed after every control run of a task.
     """
     for table, keys in touched(conn).items():
         pk, cols = layout[table] if layout is not None else (primary_key(conn, table), columns(conn, table))
-        if len(keys) >= BATCH and len(pk) == 1 and pk[0] in cols:
-            olds, news = (_rows_by_key(c, table, pk[0], cols.index(pk[0]), keys) for c in (base, conn))
-            for key in keys:
-                yield table, cols, key, olds.get(key[0]), news.get(key[0])
-            continue
-        for key in keys:
-            yield table, cols, key, fetch_row(base, table, pk, key), fetch_row(conn, table, pk, key)
+        olds = (
+            _fetch(base, table, pk, cols, keys) if known is None else _old(base, table, pk, cols, keys, known)
+        )
+        for key, old, new in zip(keys, olds, _fetch(conn, table, pk, cols, keys), strict=True):
+            yield table, cols, key, old, new
+
+
+def _fetch(
+    conn: sqlite3.Connection, table: str, pk: list[str], cols: list[str], keys: list[list[Any]]
+) -> list[tuple | None]:
+    """The rows of ``keys`` (None where absent), in one statement when there are many."""
+    if len(keys) >= BATCH and len(pk) == 1 and pk[0] in cols:
+        found = _rows_by_key(conn, table, pk[0], cols.index(pk[0]), keys)
+        return [found.get(key[0]) for key in keys]
+    return [fetch_row(conn, table, pk, key) for key in keys]
+
+
+def _old(
+    base: sqlite3.Connection,
+    table: str,
+    pk: list[str],
+    cols: list[str],
+    keys: list[list[Any]],
+    known: dict[tuple[str, tuple[Any, ...]], tuple | None],
+) -> list[tuple | None]:
+    missing = [key for key in keys if (table, tuple(key)) not in known]
+    for key, row in zip(missing, _fetch(base, table, pk, cols, missing) if missing else [], strict=True):
+        known[(table, tuple(key))] = row
+    return [known[(table, tuple(key))] for key in keys]
 
 
 def _rows_by_key(
@@ -162,11 +189,14 @@ def _rows_by_key(
 
 
 def diff_rows(
-    conn: sqlite3.Connection, base: sqlite3.Connection, layout: Layout | None = None
+    conn: sqlite3.Connection,
+    base: sqlite3.Connection,
+    layout: Layout | None = None,
+    known: dict[tuple[str, tuple[Any, ...]], tuple | None] | None = None,
 ) -> list[CellChange]:
     """Cell-level changes of the touched rows between the snapshot (``base``) and ``conn``."""
     changes: list[CellChange] = []
-    for table, cols, key, old, new in touched_rows(conn, base, layout):
+    for table, cols, key, old, new in touched_rows(conn, base, layout, known):
         if old == new:
             continue
         pk = pk_string(key)

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from state import changelog
 from state.changelog import CellChange
@@ -25,6 +25,7 @@ from state.hashing import MODULUS, content_hash, row_digest, table_entry, table_
 from state.snapshot import Snapshot
 
 T = TypeVar("T")
+REMEMBERED = 200_000  # snapshot rows a shared reader keeps for hashing and diffing forks
 
 
 class SharedReader:
@@ -48,6 +49,26 @@ class SharedReader:
         self.columns = {t: cols for t, (_, cols) in self.layout.items()}
         self._sums: dict[str, int] = {}
         self._entries: dict[str, bytes] = {}
+        # snapshot rows a fork touched, and their digests, by (table, key): hashed again after
+        # every run of a task's calls, and they never change (bounded; see ``remembered``)
+        self.old_rows: dict[tuple[str, tuple[Any, ...]], tuple | None] = {}
+        self.old_digests: dict[tuple[str, tuple[Any, ...]], int] = {}
+
+    def remembered(self) -> dict[tuple[str, tuple[Any, ...]], tuple | None]:
+        """The old-row memory, emptied first when it has grown past ``REMEMBERED`` rows."""
+        if len(self.old_rows) > REMEMBERED:
+            self.old_rows.clear()
+            self.old_digests.clear()
+        return self.old_rows
+
+    def old_digest(self, table: str, key: list[Any], row: tuple | None) -> int:
+        if row is None:
+            return 0
+        slot = (table, tuple(key))
+        digest = self.old_digests.get(slot)
+        if digest is None:
+            digest = self.old_digests[slot] = row_digest(row)
+        return digest
 
     @classmethod
     def of(cls, snapshot: Snapshot) -> SharedReader:
@@ -203,9 +224,12 @@ class Session:
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
                 sums: dict[str, int] = {}
-                for table, _, _, old, new in changelog.touched_rows(self._conn, reader.conn, reader.layout):
+                known = reader.remembered()
+                for table, _, key, old, new in changelog.touched_rows(
+                    self._conn, reader.conn, reader.layout, known
+                ):
                     if old != new:
-                        delta = (row_digest(new) if new else 0) - (row_digest(old) if old else 0)
+                        delta = (row_digest(new) if new else 0) - reader.old_digest(table, key, old)
                         sums[table] = (sums.get(table, reader.table_sum(table)) + delta) % MODULUS
                 return reader.hash_with(sums)
 
@@ -221,5 +245,5 @@ class Session:
                 return []
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
-                changes = changelog.diff_rows(self._conn, reader.conn, reader.layout)
+                changes = changelog.diff_rows(self._conn, reader.conn, reader.layout, reader.remembered())
             return sorted(changes, key=lambda c: (c.table, c.pk, c.column))
