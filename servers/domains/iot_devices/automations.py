@@ -49,12 +49,12 @@ TriggerTime = Annotated[
 TriggerState = Annotated[ShortText, Field(examples=["open", "closed", "open"])]
 ActionState = Annotated[ShortText, Field(examples=["on", "off", "on"])]
 Degrees = Annotated[float, Field(ge=-30, le=60, examples=[18.0, 20.0, 24.0, 26.0, 28.0])]
-StateTrigger = Ref[Device, f"kind = 'contact_sensor' AND home_id IN {MANAGED_HOMES}"]
-ThresholdTrigger = Ref[Device, f"kind IN {THRESHOLD_KINDS!r} AND home_id IN {MANAGED_HOMES}"]
+StateTrigger = Ref[Device, f"kind = 'contact_sensor' AND +home_id IN {MANAGED_HOMES}"]
+ThresholdTrigger = Ref[Device, f"kind IN {THRESHOLD_KINDS!r} AND +home_id IN {MANAGED_HOMES}"]
 ActionDevice = Ref[
-    Device, f"kind IN ('light', 'switch', 'plug', 'fan', 'appliance') AND home_id IN {MANAGED_HOMES}"
+    Device, f"+kind IN ('light', 'switch', 'plug', 'fan', 'appliance') AND +home_id IN {MANAGED_HOMES}"
 ]
-ActionScene = Ref[Scene, f"home_id IN {MANAGED_HOMES}"]
+ActionScene = Ref[Scene, f"+home_id IN {MANAGED_HOMES}"]
 
 
 @iot_devices.tool(

@@ -212,7 +212,8 @@ class Device(iot_devices.Table):
     sources: Mapped[str | None]  # comma list
     lock_code_required: Mapped[bool | None]
     owner_code: Mapped[str | None]  # the lock's owner PIN
-    door_sensor_id: Mapped[str | None] = mapped_column(ForeignKey("devices.id"))
+    # indexed: the sampler relates devices through their door sensor, and deleting a device checks it
+    door_sensor_id: Mapped[str | None] = mapped_column(ForeignKey("devices.id"), index=True)
     fault: Mapped[str | None]  # vacuum error text
     last_changed_at: Mapped[str]
 

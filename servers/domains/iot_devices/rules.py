@@ -152,6 +152,12 @@ def _homes(roles: str = "") -> str:
     return f"(SELECT home_id FROM residents WHERE user_id = {ME_SQL}{extra})"
 
 
+# The persona is a resident of nearly every home, so "in one of my homes" narrows nothing: the
+# conditions write it ``+home_id IN ...`` (the same rows; the "+" only keeps SQLite from walking
+# the device index home by home), which leaves the index to what the sampler adds, such as "in
+# this home" or "in this room". A long list of kinds is ``+kind`` for the same reason.
+
+
 MY_HOMES = _homes()
 MANAGED_HOMES = _homes("'owner', 'admin'")
 ACTING_HOMES = _homes("'owner', 'admin', 'member'")
@@ -159,58 +165,58 @@ READY = "online = 1 AND (battery_pct IS NULL OR battery_pct > 0)"
 MOTOR_OK = f"(battery_pct IS NULL OR battery_pct >= {MIN_BATTERY})"
 GUEST_OK = "kind IN ('light', 'fan', 'tv', 'speaker')"
 # a device I may command: any kind in a home I act in, guest kinds where I am a guest
-COMMANDABLE = f"{READY} AND (home_id IN {ACTING_HOMES} OR ({GUEST_OK} AND home_id IN {MY_HOMES}))"
+COMMANDABLE = f"{READY} AND (+home_id IN {ACTING_HOMES} OR ({GUEST_OK} AND +home_id IN {MY_HOMES}))"
 DOOR_CLOSED = (
     "(door_sensor_id IS NULL OR NOT EXISTS (SELECT 1 FROM devices d WHERE d.id = devices.door_sensor_id "
     "AND d.state = 'open'))"
 )
-MyHome = Ref[Home, f"id IN {MY_HOMES}"]
-ActingHome = Ref[Home, f"id IN {ACTING_HOMES}"]
-ManagedHome = Ref[Home, f"id IN {MANAGED_HOMES}"]
+MyHome = Ref[Home, f"+id IN {MY_HOMES}"]
+ActingHome = Ref[Home, f"+id IN {ACTING_HOMES}"]
+ManagedHome = Ref[Home, f"+id IN {MANAGED_HOMES}"]
 ARMABLE = (
-    f"id IN {ACTING_HOMES} AND alarm_state = 'disarmed' AND id IN (SELECT p.home_id FROM devices p "
+    f"+id IN {ACTING_HOMES} AND alarm_state = 'disarmed' AND id IN (SELECT p.home_id FROM devices p "
     "WHERE p.kind = 'alarm_panel' AND p.online = 1)"
 )
 ArmableHome = Ref[Home, ARMABLE]
-ArmedHome = Ref[Home, f"id IN {ACTING_HOMES} AND alarm_state != 'disarmed'"]
-AnyDevice = Ref[Device, f"home_id IN {MY_HOMES}"]
+ArmedHome = Ref[Home, f"+id IN {ACTING_HOMES} AND alarm_state != 'disarmed'"]
+AnyDevice = Ref[Device, f"+home_id IN {MY_HOMES}"]
 SwitchOff = Ref[
     Device,
-    f"{COMMANDABLE} AND kind IN ('light', 'switch', 'plug', 'fan', 'appliance', 'camera', "
+    f"{COMMANDABLE} AND +kind IN ('light', 'switch', 'plug', 'fan', 'appliance', 'camera', "
     "'tv', 'speaker') AND state = 'off'",
 ]
 SwitchOn = Ref[
     Device,
-    f"{COMMANDABLE} AND kind IN ('light', 'switch', 'plug', 'fan', 'appliance', 'camera', "
+    f"{COMMANDABLE} AND +kind IN ('light', 'switch', 'plug', 'fan', 'appliance', 'camera', "
     "'tv', 'speaker') AND state = 'on'",
 ]
 LightDevice = Ref[Device, f"{COMMANDABLE} AND kind = 'light'"]
-ThermostatDevice = Ref[Device, f"{READY} AND kind = 'thermostat' AND home_id IN {ACTING_HOMES}"]
+ThermostatDevice = Ref[Device, f"{READY} AND kind = 'thermostat' AND +home_id IN {ACTING_HOMES}"]
 FanDevice = Ref[Device, f"{COMMANDABLE} AND kind = 'fan'"]
 CoverDevice = Ref[
     Device,
-    f"{READY} AND {MOTOR_OK} AND kind IN ('blinds', 'garage_door') AND home_id IN {ACTING_HOMES} "
+    f"{READY} AND {MOTOR_OK} AND kind IN ('blinds', 'garage_door') AND +home_id IN {ACTING_HOMES} "
     "AND home_id NOT IN (SELECT id FROM homes WHERE alarm_state IN ('armed_away', 'armed_vacation'))",
 ]
 MediaDevice = Ref[Device, f"{COMMANDABLE} AND kind IN ('tv', 'speaker') AND state = 'on'"]
 VacuumDevice = Ref[
     Device,
-    f"{READY} AND kind = 'vacuum' AND home_id IN {ACTING_HOMES} AND state != 'error' AND battery_pct >= 20",
+    f"{READY} AND kind = 'vacuum' AND +home_id IN {ACTING_HOMES} AND state != 'error' AND battery_pct >= 20",
 ]
-LOCK_BASE = f"{READY} AND {MOTOR_OK} AND kind = 'lock' AND home_id IN {ACTING_HOMES}"
+LOCK_BASE = f"{READY} AND {MOTOR_OK} AND kind = 'lock' AND +home_id IN {ACTING_HOMES}"
 LockableDoor = Ref[Device, f"{LOCK_BASE} AND state = 'unlocked' AND {DOOR_CLOSED}"]
 LockedDoor = Ref[Device, f"{LOCK_BASE} AND state = 'locked'"]
-ManagedLock = Ref[Device, f"kind = 'lock' AND home_id IN {MANAGED_HOMES}"]
+ManagedLock = Ref[Device, f"kind = 'lock' AND +home_id IN {MANAGED_HOMES}"]
 SensorDevice = Ref[
     Device,
-    f"home_id IN {MY_HOMES} AND kind IN ('temp_sensor', 'thermostat', 'plug', 'appliance', 'tv', "
+    f"+home_id IN {MY_HOMES} AND +kind IN ('temp_sensor', 'thermostat', 'plug', 'appliance', 'tv', "
     "'contact_sensor', 'motion_sensor', 'leak_sensor', 'smoke_detector')",
 ]
-MyScene = Ref[Scene, f"home_id IN {ACTING_HOMES}"]
-ManagedAutomation = Ref[Automation, f"home_id IN {MANAGED_HOMES}"]
+MyScene = Ref[Scene, f"+home_id IN {ACTING_HOMES}"]
+ManagedAutomation = Ref[Automation, f"+home_id IN {MANAGED_HOMES}"]
 LiveLockCode = Ref[
     LockCode,
-    f"enabled = 1 AND device_id IN (SELECT id FROM devices WHERE kind = 'lock' AND home_id IN {MANAGED_HOMES})",
+    f"enabled = 1 AND device_id IN (SELECT id FROM devices WHERE kind = 'lock' AND +home_id IN {MANAGED_HOMES})",
 ]
 
 Code = Annotated[

@@ -30,7 +30,7 @@ from servers.kit import Db, IdList, Offset, PageSize, ShortText, ToolError
 SceneName = Annotated[
     ShortText, Field(examples=["Evening calm", "Game night", "Breakfast", "Lights out", "Guest arrival"])
 ]
-SceneDevices = IdList[Device, f"kind IN {SCENE_KINDS!r} AND home_id IN {ACTING_HOMES}"]
+SceneDevices = IdList[Device, f"+kind IN {SCENE_KINDS!r} AND +home_id IN {ACTING_HOMES}"]
 
 
 @iot_devices.tool(
