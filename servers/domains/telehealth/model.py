@@ -129,7 +129,7 @@ class Patient(telehealth.Table):
     __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(unique=True)
-    date_of_birth: Mapped[str]
+    date_of_birth: Mapped[str] = mapped_column(index=True)  # a caller is found by it (and the name)
     email: Mapped[str | None]
     phone: Mapped[str | None]
     city: Mapped[str]
@@ -140,8 +140,8 @@ class Patient(telehealth.Table):
     copay_primary: Mapped[float]
     copay_specialist: Mapped[float]
     pharmacy_id: Mapped[str | None] = mapped_column(ForeignKey("pharmacies.id"))
-    primary_provider_id: Mapped[str | None] = mapped_column(ForeignKey("providers.id"))
-    guardian_id: Mapped[str | None] = mapped_column(ForeignKey("patients.id"))
+    primary_provider_id: Mapped[str | None] = mapped_column(ForeignKey("providers.id"), index=True)
+    guardian_id: Mapped[str | None] = mapped_column(ForeignKey("patients.id"), index=True)
 
 
 class Session(telehealth.Table):
@@ -221,7 +221,7 @@ class Prescription(telehealth.Table):
     schedule: Mapped[str | None]  # None, or II, III, IV, V
     refills_left: Mapped[int]
     last_fill: Mapped[str]
-    pharmacy_id: Mapped[str | None] = mapped_column(ForeignKey("pharmacies.id"))
+    pharmacy_id: Mapped[str | None] = mapped_column(ForeignKey("pharmacies.id"), index=True)
     status: Mapped[str]  # active / stopped
 
 
