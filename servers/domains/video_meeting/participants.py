@@ -30,14 +30,17 @@ from servers.kit import Db, Offset, PageSize, Ref, ToolError
 State = Literal["waiting_room", "in_meeting", "left"]
 PeopleMeeting = Ref[
     Meeting,
-    f"({LIVE}) OR (status = 'waiting' AND {MANAGED} AND id IN "
-    "(SELECT meeting_id FROM participants WHERE state = 'waiting_room'))",
+    f"({LIVE}) OR (status = 'waiting' AND {MANAGED} AND EXISTS (SELECT 1 FROM participants p "
+    "WHERE p.meeting_id = meetings.id AND p.state = 'waiting_room'))",
 ]
 WaitingMeeting = Ref[
     Meeting,
-    f"{LIVE} AND id IN (SELECT meeting_id FROM participants WHERE state = 'waiting_room' AND removed = 0 "
-    f"AND instance_id IS NOT NULL) AND {NOT_FULL}",
+    f"{LIVE} AND EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = meetings.id "
+    f"AND p.state = 'waiting_room' AND p.removed = 0 AND p.instance_id IS NOT NULL) AND {NOT_FULL}",
 ]
+# "Someone is waiting" is asked of the meeting's own participants (EXISTS, one index seek on
+# meeting and state): as ``id IN (SELECT meeting_id ... WHERE state = 'waiting_room')`` SQLite
+# rebuilt the list from a scan of every participant on each pick, even to check one meeting.
 SHOWN = "id, name, email, user_id, role, state, muted, video_on, removed, joined_at, left_at"
 
 

@@ -37,9 +37,9 @@ from servers.domains.video_meeting.rules import (
 from servers.kit import Day, Db, Offset, PageSize, ToolError
 
 Language = Literal["en-US", "es-ES", "de-DE", "fr-FR", "ja-JP"]
-LISTED = (
+RECORDING_COLUMNS = (
     "r.id, r.title, r.meeting_id, r.account_id, r.kind, r.status, r.started_at, r.ended_at, r.duration_min, "
-    "r.size_mb, r.trashed_at, t.status AS transcript"
+    "r.size_mb, r.trashed_at"
 )
 
 
@@ -158,11 +158,17 @@ def list_recordings(
     if meeting:
         where.append("r.meeting_id = ?")
         args.append(meeting)
+    # The page is cut from the recordings alone and only its rows get their transcript (a
+    # recording has at most one), and the total counts recordings without joining or sorting:
+    # the same rows as joining every match first, at a third of the work.
+    matches = f"FROM recordings r WHERE {' AND '.join(where)}"
+    order = "ORDER BY +r.started_at DESC, +r.id DESC"
     sql = (
-        f"SELECT {LISTED} FROM recordings r LEFT JOIN transcripts t ON t.recording_id = r.id "
-        f"WHERE {' AND '.join(where)} ORDER BY +r.started_at DESC, +r.id DESC"
+        f"SELECT r.*, t.status AS transcript FROM (SELECT {RECORDING_COLUMNS} {matches} {order} "
+        f"LIMIT ? OFFSET ?) r LEFT JOIN transcripts t ON t.recording_id = r.id {order}"
     )
-    found = page(db, sql, *args, limit=limit, offset=offset, key="recordings")
+    count = f"SELECT count(*) {matches}"
+    found = page(db, sql, *args, limit=limit, offset=offset, key="recordings", count=count)
     for row in found["recordings"]:
         row["expires_on"] = expires_on(db, row)
     return found

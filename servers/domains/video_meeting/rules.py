@@ -444,14 +444,22 @@ def expires_on(db: Db, rec: dict) -> str | None:
     return (datetime.fromisoformat(rec["ended_at"]).date() + timedelta(days=days)).isoformat()
 
 
-def page(db: Db, sql: str, *params: object, limit: int, offset: int, key: str) -> dict:
+def page(
+    db: Db, sql: str, *params: object, limit: int, offset: int, key: str, count: str | None = None
+) -> dict:
     """``db.page`` that counts only when there is more than one page: the namer's lookups and
-    most questions fit in one, and the count is a second scan of the same rows."""
-    rows = db.all(f"{sql} LIMIT ? OFFSET ?", *params, limit + 1, offset)
+    most questions fit in one, and the count is a second scan of the same rows.
+
+    ``count``, if given, is a cheaper query with the same parameters that counts the same rows;
+    ``sql`` then takes the page's LIMIT and OFFSET itself, as its last two parameters."""
+    if count is None:
+        rows = db.all(f"{sql} LIMIT ? OFFSET ?", *params, limit + 1, offset)
+    else:
+        rows = db.all(sql, *params, limit + 1, offset)
     if len(rows) <= limit and (rows or offset == 0):
         total = offset + len(rows)
     else:
-        total = db.scalar(f"SELECT count(*) FROM ({sql})", *params)
+        total = db.scalar(count or f"SELECT count(*) FROM ({sql})", *params)
     rows = rows[:limit]
     return {
         key: rows,
