@@ -128,8 +128,9 @@ def list_meetings(
     """
     where, params = ["status != 'deleted'"], []
     if query:  # the selective filters first: SQLite tests them in this order, row by row
-        # LIKE ignores ASCII case by itself; lower() on every title cost three times the scan
-        where.insert(0, "title LIKE ? ESCAPE '\\'")
+        # LIKE ignores ASCII case by itself; lower() on every title cost three times the scan. The
+        # titles are matched in their index (title and rowid only), a sixth cheaper than the rows.
+        where.insert(0, "rowid IN (SELECT rowid FROM meetings WHERE title LIKE ? ESCAPE '\\')")
         words = query.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         params.insert(0, f"%{words}%")
     if which:
@@ -143,12 +144,15 @@ def list_meetings(
     where.append(seen)
     params.extend(more)
     order = "DESC" if which == "previous" else ""
+    matches = f"FROM meetings WHERE {' AND '.join(where)}"
     sql = (
         "SELECT id, title, kind, status, start_utc, duration_min, timezone, join_url, registration, host_id "
         # "+": sort the few matches rather than walk the start index over every meeting
-        f"FROM meetings WHERE {' AND '.join(where)} ORDER BY +start_utc {order}, +id {order}"
+        f"{matches} ORDER BY +start_utc {order}, +id {order} LIMIT ? OFFSET ?"
     )
-    found = page(db, sql, *params, limit=limit, offset=offset, key="meetings")
+    # the total counts the matches without sorting them first, as a count of the page query would
+    count = f"SELECT count(*) {matches}"
+    found = page(db, sql, *params, limit=limit, offset=offset, key="meetings", count=count)
     hosts = {r["host_id"] for r in found["meetings"]}
     names = dict(
         db.conn.execute(
