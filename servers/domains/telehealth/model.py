@@ -182,7 +182,11 @@ class Slot(telehealth.Table):
 
     __tablename__ = "slots"
     __prefix__ = "SLT"
-    __table_args__ = (Index("ix_slots_provider_start", "provider_id", "start", unique=True),)
+    __table_args__ = (
+        Index("ix_slots_provider_start", "provider_id", "start", unique=True),
+        # listing or counting the slots of one status (list_records) reads this, in id order
+        Index("ix_slots_status", "status", "id"),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id"))
     start: Mapped[str]

@@ -155,8 +155,9 @@ def get_available_slots(
     """
     db.get(Provider, provider)
     sql = (
+        # "+status": the provider's schedule index finds these, not the index of every free slot
         'SELECT s.*, EXISTS (SELECT 1 FROM slots n WHERE n.provider_id = s.provider_id AND n.start = s."end" '
-        "AND n.status = 'free') AS fits_new_patient FROM slots s WHERE s.provider_id = ? AND s.status = 'free' "
+        "AND +n.status = 'free') AS fits_new_patient FROM slots s WHERE s.provider_id = ? AND +s.status = 'free' "
         "AND s.start > ?"
     )
     params: list = [provider, stamp(db.now)]
