@@ -30,11 +30,14 @@ from servers.kit import Db, Ref, ShortText, ToolError, geo
 ME = "(SELECT user_id FROM sessions)"
 MY_SAVED = f"user_id = {ME}"
 MY_LISTS = f"user_id = {ME}"
-OPERATIONAL = "business_status = 'operational'"
+# The unary plus keeps SQLite off the status index: 96% of places are operational, and walking that
+# index in id order (a nearby search, a pick related to one address) read every place instead of
+# the category's or the address's few (10x on the sampler's and the route tools' queries).
+OPERATIONAL = "+business_status = 'operational'"
 NOT_GONE = "business_status != 'closed_permanently'"
 # the shift "HH:MM-HH:MM" covering Monday 09:00 (shifts past midnight end before they start)
 OPEN_SQL = (
-    f"(business_status = 'operational' AND hours_mon != 'closed' AND ("
+    f"({OPERATIONAL} AND hours_mon != 'closed' AND ("
     f"(substr(hours_mon, 1, 5) <= substr(hours_mon, 7, 5) AND substr(hours_mon, 1, 5) <= '{REF_TIME}' "
     f"AND '{REF_TIME}' < substr(hours_mon, 7, 5)) OR "
     f"(substr(hours_mon, 1, 5) > substr(hours_mon, 7, 5) AND substr(hours_mon, 1, 5) <= '{REF_TIME}') OR "
