@@ -16,6 +16,7 @@ from servers.domains.payments.model import (
     payments,
 )
 from servers.domains.payments.rules import (
+    CREDITABLE,
     PAYABLE,
     _active_merchant,
     _charge,
@@ -151,7 +152,7 @@ def _refund_for_note(db: Db, inv: dict, amount: float, reason: str) -> str:
 )
 def create_credit_note(
     db: Db,
-    invoice: Ref[Invoice, "status IN ('open', 'paid') AND credited < total"],
+    invoice: Ref[Invoice, CREDITABLE],
     amount: Money,
     reason: CreditReason = "order_change",
     refund: bool = False,

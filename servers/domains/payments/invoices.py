@@ -18,7 +18,7 @@ from servers.domains.payments.model import (
     Product,
     payments,
 )
-from servers.domains.payments.rules import LIVE_CUSTOMER, _emit, _live_customer, _m, _money
+from servers.domains.payments.rules import LIVE_CUSTOMER, VOIDABLE, _emit, _live_customer, _m, _money
 from servers.kit import Db, Offset, PageSize, Quantity, Ref, ToolError
 
 DueDays = Annotated[
@@ -233,7 +233,7 @@ def add_invoice_line(
     says=["finalize invoice {invoice} so it can be sent", "invoice {invoice} is ready — finalize it"],
 )
 def finalize_invoice(
-    db: Db, invoice: Ref[Invoice, f"status = 'draft' AND total > 0 AND {LIVE_CUSTOMER}"]
+    db: Db, invoice: Ref[Invoice, f"+status = 'draft' AND total > 0 AND {LIVE_CUSTOMER}"]
 ) -> dict:
     """Finalize a draft: it becomes open, gets the merchant's next invoice number and a due date.
     Needs at least one line, a total above zero and a customer that was not deleted."""
@@ -275,7 +275,7 @@ def finalize_invoice(
     idempotent=True,
     says=["void invoice {invoice}, it was sent by mistake", "cancel invoice {invoice} — void it"],
 )
-def void_invoice(db: Db, invoice: Ref[Invoice, "status IN ('open', 'uncollectible')"]) -> dict:
+def void_invoice(db: Db, invoice: Ref[Invoice, VOIDABLE]) -> dict:
     """Void an open or uncollectible invoice: nothing more is owed on it. Paid and void invoices are
     final (a paid one is adjusted with a credit note); a draft is simply never finalized."""
     inv = _invoice(db, invoice)
