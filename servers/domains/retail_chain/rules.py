@@ -55,12 +55,17 @@ LedgerStore = Ref[
 ]
 AnyProduct = Ref[Product]
 ActiveProduct = Ref[Product, "active = 1"]
-# staff of stores that can still act (a closed store's staff have nothing to record)
-ActiveEmployee = Ref[Employee, "active = 1 AND store_id IN (SELECT id FROM stores WHERE status != 'closed')"]
+# staff of stores that can still act (a closed store's staff have nothing to record), checked on
+# the employee's own store row rather than a list of every open store rebuilt on each probe
+ActiveEmployee = Ref[
+    Employee,
+    "active = 1 AND EXISTS (SELECT 1 FROM stores s WHERE s.id = employees.store_id AND s.status != 'closed')",
+]
 SellingManager = Ref[
     Employee,
     "active = 1 AND role IN ('manager', 'regional_manager') "
-    "AND store_id IN (SELECT id FROM stores WHERE status != 'closed' AND kind != 'warehouse')",
+    "AND EXISTS (SELECT 1 FROM stores s WHERE s.id = employees.store_id "
+    "AND s.status != 'closed' AND s.kind != 'warehouse')",
 ]
 RequestedTransfer = Ref[Transfer, "status = 'requested'"]
 InTransitTransfer = Ref[Transfer, "status = 'in_transit'"]
