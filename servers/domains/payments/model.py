@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, get_args
 
 from pydantic import Field
-from sqlalchemy import ForeignKey, Index, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.kit import Domain, Sensitive
@@ -106,7 +106,11 @@ class Customer(payments.Table):
     __tablename__ = "customers"
     __prefix__ = "CUS"
     __people__ = {"name": "name", "email": "email"}
-    __table_args__ = (UniqueConstraint("merchant_id", "email"),)
+    __table_args__ = (
+        UniqueConstraint("merchant_id", "email"),
+        # find_customer matches the email in any case: lower(email) = lower(?) read every customer
+        Index("ix_customers_email_lower", func.lower(text("email"))),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     name: Mapped[str]
@@ -125,6 +129,11 @@ class PaymentMethod(payments.Table):
     __prefix__ = "PM"
     __noun__ = "payment method"
     __hidden__ = ("number", "fingerprint", "decline_code")
+    # the few expired methods, for the sampler's "customer with an expired card" (attach_card):
+    # its list was built by reading every method on each probe
+    __table_args__ = (
+        Index("ix_payment_methods_expired", "customer_id", sqlite_where=text("status = 'expired'")),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     kind: Mapped[str]  # card / bank_account
