@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sqlalchemy import ForeignKey, Index, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, UniqueConstraint, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servers.kit import Domain
@@ -170,6 +170,8 @@ class Place(maps.Table):
         # the sampler's "operational place" picks count and page these in id order
         Index("ix_places_status", "business_status", "id"),
         Index("ix_places_city_status", "city_id", "business_status", "id"),
+        # a location named by a place's name, in any case (resolve): lower(name) read every place
+        Index("ix_places_name_lower", func.lower(text("name"))),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(index=True)
@@ -206,10 +208,14 @@ class PlaceTerm(maps.Table):
     __prefix__ = "PTM"
     __noun__ = "search term"
     __internal__ = True  # the discovery tools do not list it
-    __table_args__ = (Index("ix_place_terms_term", "term", "place_id"),)
+    __table_args__ = (
+        Index("ix_place_terms_term", "term", "place_id"),
+        # a place's own terms, term included: a search checks its other words on each candidate
+        Index("ix_place_terms_place", "place_id", "term"),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     term: Mapped[str]
-    place_id: Mapped[str] = mapped_column(ForeignKey("places.id"), index=True)
+    place_id: Mapped[str] = mapped_column(ForeignKey("places.id"))
 
 
 class Review(maps.Table):

@@ -59,10 +59,21 @@ NARROW = "id, name, lat, lon, rating, review_count, prominence"
 
 
 def _word_sql(words: list[str]) -> tuple[str, list[Any]]:
-    """Every word must start one of the place's search terms (the place_terms index)."""
+    """Every word must start one of the place's search terms.
+
+    The longest word (the likeliest to be rare) lists its places from the term index and each
+    other word is looked up among those places' own terms (the place and term index): listing
+    every place of a common word ("st", "center": 1,700 terms) for each word cost a millisecond
+    per search. Which word leads changes only the plan, never the places found."""
+    order = sorted(words, key=len, reverse=True)
     parts, params = [], []
-    for w in words:
-        parts.append("id IN (SELECT place_id FROM place_terms WHERE term >= ? AND term < ?)")
+    for k, w in enumerate(order):
+        if k == 0:
+            parts.append("id IN (SELECT place_id FROM place_terms WHERE term >= ? AND term < ?)")
+        else:
+            parts.append(
+                "EXISTS (SELECT 1 FROM place_terms t WHERE t.place_id = places.id AND t.term >= ? AND t.term < ?)"
+            )
         params += [w, w + "\uffff"]
     return " AND ".join(parts), params
 
