@@ -63,7 +63,10 @@ CHECKOUT_READY = (
     "AND NOT EXISTS (SELECT 1 FROM cart_items c JOIN menu_items m ON m.id = c.item_id "
     "WHERE c.customer_id = customers.id AND m.available = 0)"
 )
-ORDERABLE_ITEM = "available = 1 AND restaurant_id IN (SELECT id FROM restaurants WHERE status != 'closed')"
+ORDERABLE_ITEM = (
+    "available = 1 AND EXISTS (SELECT 1 FROM restaurants r WHERE r.id = menu_items.restaurant_id "
+    "AND r.status != 'closed')"
+)
 NOT_CLOSED = "status != 'closed'"
 HAS_FREE_COURIER = (
     # the order's own restaurant and the couriers of its city (city, status index): a list of
@@ -87,7 +90,7 @@ AnyRestaurant = Ref[Restaurant]
 OpenRestaurant = Ref[Restaurant, NOT_CLOSED]
 OrderableItem = Ref[MenuItem, ORDERABLE_ITEM]
 AnyItem = Ref[MenuItem]
-CartedItem = Ref[MenuItem, "id IN (SELECT item_id FROM cart_items)"]
+CartedItem = Ref[MenuItem, "EXISTS (SELECT 1 FROM cart_items c WHERE c.item_id = menu_items.id)"]
 AnyOrder = Ref[Order]
 ActiveOrder = Ref[Order, "status IN ('placed', 'accepted', 'ready', 'picked_up')"]
 CancellableOrder = Ref[Order, "status IN ('placed', 'accepted', 'ready')"]
