@@ -166,12 +166,14 @@ class Invoice(payments.Table):
     __table_args__ = (  # list_invoices pages newest first, per merchant or customer
         Index("ix_invoices_merchant_created", "merchant_id", "created_at"),
         Index("ix_invoices_customer_created", "customer_id", "created_at"),
+        # invoices of one status in id order: list_records pages them without sorting them all
+        Index("ix_invoices_status", "status", "id"),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     number: Mapped[str | None]  # assigned when finalized
-    status: Mapped[str] = mapped_column(index=True)
+    status: Mapped[str]
     currency: Mapped[str]
     memo: Mapped[str | None]
     subtotal: Mapped[float]
@@ -305,11 +307,15 @@ class Event(payments.Table):
 
     __tablename__ = "events"
     __prefix__ = "EVT"
-    __table_args__ = (Index("ix_events_merchant_created", "merchant_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_events_merchant_created", "merchant_id", "created_at"),
+        # events of one type in id order: list_records pages them without sorting them all
+        Index("ix_events_type", "type", "id"),
+    )
     __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
-    type: Mapped[str] = mapped_column(index=True)
+    type: Mapped[str]
     object_id: Mapped[str] = mapped_column(index=True)
     summary: Mapped[str]
     created_at: Mapped[str] = mapped_column(index=True)
