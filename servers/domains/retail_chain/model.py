@@ -206,7 +206,12 @@ class Adjustment(retail_chain.Table):
     __prefix__ = "ADJ"
     __noun__ = "stock adjustment"
     __append_only__ = True
-    __table_args__ = (Index("ix_adjustments_store_product", "store_id", "product_id"),)
+    __table_args__ = (
+        Index("ix_adjustments_store_product", "store_id", "product_id"),
+        # the stores that moved a product (the sampler relates a store to a product through its
+        # ledger): without it every such pick read the whole ledger
+        Index("ix_adjustments_product_store", "product_id", "store_id"),
+    )
     id: Mapped[str] = mapped_column(primary_key=True)
     store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"))
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"))
