@@ -221,6 +221,9 @@ class Order(food_delivery.Table):
         Index("ix_orders_restaurant", "restaurant_id", "status"),
         Index("ix_orders_courier", "courier_id", "status"),
         Index("ix_orders_status", "status", "id", "total", "refunded", "cancel_fee"),
+        # orders named the way people say them ("Saffron Curry House, May 28 19:05"): an agent
+        # resolves one with list_records(orders, label, ...), which read all 8,000 orders
+        Index("ix_orders_label", "label", "id"),
     )
     id: Mapped[str] = mapped_column(primary_key=True)
     label: Mapped[str]  # how people name it: "Saffron Curry House, May 28 19:05"
