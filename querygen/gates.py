@@ -72,6 +72,7 @@ class Lexicon:
                 if joined:
                     texts.append(joined)
         self.blob = "\n".join(texts).lower()
+        self._texts: dict[str, bool] = {}
 
     def has_id(self, value: str) -> bool:
         prefix = value.split("-", 1)[0]
@@ -81,7 +82,13 @@ class Lexicon:
         return self.conn.execute(f'SELECT 1 FROM "{table}" WHERE "{pk}" = ?', (value,)).fetchone() is not None
 
     def has_text(self, value: str) -> bool:
-        return value.lower() in self.blob
+        """Whether any text cell contains ``value`` (case-insensitively). A search of the whole
+        blob takes up to a millisecond and the same names come back task after task, so each
+        answer is kept (the blob never changes)."""
+        known = self._texts.get(value)
+        if known is None:
+            known = self._texts[value] = value.lower() in self.blob
+        return known
 
 
 def _calls_key(task: Task) -> str:

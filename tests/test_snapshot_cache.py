@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from servers.registry import get_domain
-from state import SnapshotCache
+from state import SnapshotCache, SnapshotError
 from state.hashing import content_hash, table_sums
 from state.snapshot import load_snapshot
 
@@ -54,3 +56,18 @@ def test_a_variant_is_cached_on_disk_and_loads_as_the_same_snapshot(tmp_path):
         "logged_out",
     )
     assert second.logical_hash == content_hash(second.connect())
+
+
+def test_a_damaged_file_is_refused_even_with_its_digests_beside_it(tmp_path):
+    """The integrity check is skipped only for the very bytes the digests name; a damaged file
+    has other bytes, so it is checked and refused with the file named."""
+    cache = SnapshotCache(tmp_path)
+    get_domain("banking").snapshot(0, "small", cache)
+    [path] = [p for p in cache.root.iterdir() if p.suffix == ".sqlite"]
+    load_snapshot(path, "banking", 0, "small")  # intact, digests match: loads
+    data = bytearray(path.read_bytes())
+    page = 4096
+    data[3 * page : 3 * page + 64] = b"\xff" * 64  # garble an inner b-tree page
+    path.write_bytes(bytes(data))
+    with pytest.raises(SnapshotError, match=str(path.name)):
+        load_snapshot(path, "banking", 0, "small")
