@@ -75,10 +75,15 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("'How many the'", re.compile(r"\bhow many (?:the|a|an)\b", re.IGNORECASE)),
     ("'values are there among'", re.compile(r"\bvalues are there among\b", re.IGNORECASE)),
     # "that that" and "had had" are English; any other word twice in a row is a template seam.
-    ("doubled word", re.compile(r"\b(?!(?:that|had)\b)([A-Za-z]+)\s+\1\b", re.IGNORECASE)),
+    ("doubled word", re.compile(r"\b(?!(?:that|had)\b)(?P<word>[A-Za-z]+)\s+(?P=word)\b", re.IGNORECASE)),
     # " ." before a space or the end, not a dotfile (".ssh") or a decimal (".5").
     ("space before punctuation", re.compile(r"\s[.,](?=\s|$)")),
     ("empty parenthesis", re.compile(r"\(\s*\)")),
+)
+# All of them in one pattern: it matches exactly where one of them would, and almost no text has
+# any, so one pass says so instead of ten.
+_ANY_SHAPE = re.compile(
+    "|".join(f"(?i:{p.pattern})" if p.flags & re.IGNORECASE else f"(?:{p.pattern})" for _, p in _SHAPES)
 )
 
 
@@ -157,7 +162,7 @@ def garble_rules(specs: Mapping[str, ToolSpec], domains: Iterable[str]) -> Garbl
 
 
 def _phrase_hits(
-    low: str, phrases: Iterable[str], reason: str, *, copied: bool = False
+    low: str, phrases: Iterable[str], reason: str, *, copied: bool = False, words: set[str] | None = None
 ) -> list[tuple[int, str]]:
     """Where ``phrases`` occur as whole words. ``copied``: only where the text shows it was pasted
     from documentation, i.e. the phrase has clause punctuation (a person says "I can't remove a
@@ -165,7 +170,7 @@ def _phrase_hits(
     "<description>: <param> <value>" shape of a request spelled out from a schema)."""
     hits = []
     by_word, always = _by_first_word(tuple(phrases))
-    words = set(_WORD.findall(low))
+    words = set(_WORD.findall(low)) if words is None else words
     picked = sorted([*(x for w in words for x in by_word.get(w, ())), *always])
     for _, phrase in picked:  # only phrases whose first word the text has, in their own order
         if phrase not in low:  # fast filter; the pattern then insists on whole words
@@ -201,12 +206,15 @@ def _by_first_word(
 def _hits(text: str, rules: GarbleRules) -> list[tuple[int, str]]:
     """(position, reason) of every defect in one normalised text."""
     low = text.lower()
-    hits = [(m.start(), reason) for reason, pat in _SHAPES for m in pat.finditer(text)]
-    words = re.finditer(r"\w+", low)
-    hits += [(m.start(), f"tool name: {m.group()}") for m in words if m.group() in rules.tool_names]
-    hits += _phrase_hits(low, rules.phrases, "parameter description")
-    hits += _phrase_hits(low, rules.tool_phrases, "tool description", copied=True)
-    hits += _phrase_hits(low, rules.the_with, "placeholder")
+    hits = []
+    if _ANY_SHAPE.search(text):
+        hits = [(m.start(), reason) for reason, pat in _SHAPES for m in pat.finditer(text)]
+    found = list(_WORD.finditer(low))
+    hits += [(m.start(), f"tool name: {m.group()}") for m in found if m.group() in rules.tool_names]
+    words = {m.group() for m in found}
+    hits += _phrase_hits(low, rules.phrases, "parameter description", words=words)
+    hits += _phrase_hits(low, rules.tool_phrases, "tool description", copied=True, words=words)
+    hits += _phrase_hits(low, rules.the_with, "placeholder", words=words)
     return hits
 
 
