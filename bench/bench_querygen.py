@@ -20,6 +20,10 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
+
+# this checkout's code, not whichever one the virtualenv installed
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from querygen.baseline import run_baseline
 from querygen.generate import GenConfig, Generator

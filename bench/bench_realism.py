@@ -11,9 +11,14 @@ plus validated tasks per second of this run.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+# this checkout's code, not whichever one the virtualenv installed (a run from an old worktree
+# would otherwise measure the installed tree)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from querygen.export import messages, read_tasks
 from querygen.generate import GenConfig, Generator
