@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -136,20 +137,36 @@ class Db:
 
     # -- output size --------------------------------------------------------
     def page(
-        self, sql: str, *params: Any, limit: int = 20, offset: int = 0, key: str = "items"
+        self,
+        sql: str,
+        *params: Any,
+        limit: int = 20,
+        offset: int = 0,
+        key: str = "items",
+        count: str | None = None,
     ) -> dict[str, Any]:
         """One page of a query's rows: ``{key: rows, "total", "offset", "limit", "truncated"}``.
 
         Every list tool pages the same way, so an agent learns once that ``truncated`` means
-        "call again with a larger offset".
+        "call again with a larger offset". ``count``: a cheaper query with the same parameters
+        that counts the same rows (over an index, without the listed columns), for when the total
+        must be counted (see :meth:`paged`)."""
+        rows = self.all(f"{sql} LIMIT ? OFFSET ?", *params, limit + 1, offset)
+        counted = count or f"SELECT count(*) FROM ({_unordered(sql)})"
+        return self.paged(
+            rows, limit=limit, offset=offset, key=key, count=lambda: self.scalar(counted, *params)
+        )
 
-        A short page is the last one, so it tells the total; only a full (or an empty, offset)
-        page counts the query's rows, which ran the whole query a second time."""
-        rows = self.all(f"{sql} LIMIT ? OFFSET ?", *params, limit, offset)
-        if len(rows) < limit and (rows or not offset):
-            total = offset + len(rows)
-        else:
-            total = self.scalar(f"SELECT count(*) FROM ({_unordered(sql)})", *params)
+    @staticmethod
+    def paged(
+        rows: list[dict[str, Any]], *, limit: int, offset: int, key: str, count: Callable[[], int]
+    ) -> dict[str, Any]:
+        """The page of ``rows``, read with one row more than ``limit`` so it shows whether more follow.
+
+        A page that is not full is the last one, so it tells the total; only a page with more
+        after it (or an empty one past the start) calls ``count``, which reruns the whole query."""
+        total = offset + len(rows) if len(rows) <= limit and (rows or not offset) else count()
+        rows = rows[:limit]
         return {
             key: rows,
             "total": total,

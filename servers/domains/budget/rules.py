@@ -307,21 +307,10 @@ def refresh(db: Db, budget_id: str, *, full: bool = False) -> Ledger:
 def paged(
     db: Db, columns: str, body: str, params: tuple | list, order: str, *, limit: int, offset: int, key: str
 ) -> dict:
-    """``db.page`` over ``SELECT columns body ORDER BY order``, counting ``body`` only when the page
-    cannot tell the total: a page shorter than its limit is the last one, so unless it lies past the
-    end the total is the rows before it plus its own (most lists of one budget fit one page)."""
-    rows = db.all(f"SELECT {columns} {body} ORDER BY {order} LIMIT ? OFFSET ?", *params, limit, offset)
-    if len(rows) < limit and (rows or offset == 0):
-        total = offset + len(rows)
-    else:
-        total = db.scalar(f"SELECT count(*) {body}", *params)
-    return {
-        key: rows,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "truncated": offset + len(rows) < total,
-    }
+    """``db.page`` over ``SELECT columns body ORDER BY order``, counted over ``body`` alone when a
+    count is needed (most lists of one budget fit one page and need none)."""
+    sql = f"SELECT {columns} {body} ORDER BY {order}"
+    return db.page(sql, *params, limit=limit, offset=offset, key=key, count=f"SELECT count(*) {body}")
 
 
 def check_month(db: Db, b: dict, month: str) -> None:

@@ -219,21 +219,9 @@ def page(
     db: Db, select: str, where: str, params: list, order: str, key: str, limit: int, offset: int
 ) -> dict:
     """``Db.page`` with a cheap count: the total is counted without the ORDER BY (and the columns),
-    which SQLite would otherwise sort the whole table for, and only when the page cannot tell it:
-    a page shorter than its limit is the last one, so unless it lies past the end the total is the
-    rows before it plus its own (a search for one name ends there, and reads the table once)."""
-    rows = db.all(f"{select} {where} ORDER BY {order} LIMIT ? OFFSET ?", *params, limit, offset)
-    if len(rows) < limit and (rows or offset == 0):
-        total = offset + len(rows)
-    else:
-        total = db.scalar(f"SELECT count(*) {where}", *params)
-    return {
-        key: rows,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "truncated": offset + len(rows) < total,
-    }
+    which SQLite would otherwise sort the whole table for, and only when the page cannot tell it."""
+    sql = f"{select} {where} ORDER BY {order}"
+    return db.page(sql, *params, limit=limit, offset=offset, key=key, count=f"SELECT count(*) {where}")
 
 
 def search_order(order: str, query: str | None) -> str:

@@ -21,7 +21,6 @@ from servers.domains.iot_devices.rules import (
     label,
     local_now,
     log,
-    page,
     role_in,
 )
 from servers.kit import Db, Offset, PageSize, Ref, ToolError
@@ -99,8 +98,7 @@ def get_home(db: Db, home: MyHome) -> dict:
 def list_rooms(db: Db, home: MyHome, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """Rooms of a home with their floor and how many devices each has."""
     home_for(db, home)
-    return page(
-        db,
+    return db.page(
         "SELECT r.id, r.name, r.floor, (SELECT count(*) FROM devices d WHERE d.room_id = r.id) AS devices "
         "FROM rooms r WHERE r.home_id = ? ORDER BY r.id",
         home,
@@ -150,8 +148,7 @@ def list_devices(
     if online is not None:
         where.append("d.online = ?")
         params.append(int(online))
-    return page(
-        db,
+    return db.page(
         "SELECT d.id, d.name, d.kind, r.name AS room, d.state, d.online, d.battery_pct FROM devices d "
         f"JOIN rooms r ON r.id = d.room_id WHERE {' AND '.join(where)} ORDER BY d.id",
         *params,

@@ -142,24 +142,6 @@ def change(db: Db, home: dict, device: dict, message: str, **values: object) -> 
     return after
 
 
-def page(db: Db, sql: str, *params: object, limit: int, offset: int, key: str) -> dict:
-    """``db.page`` that counts only when the page cannot tell the total: a home's devices and
-    rooms fit on one page, and the count would be a second run of the same join."""
-    rows = db.all(f"{sql} LIMIT ? OFFSET ?", *params, limit + 1, offset)
-    if len(rows) <= limit and (rows or offset == 0):
-        total = offset + len(rows)
-    else:
-        total = db.scalar(f"SELECT count(*) FROM ({sql})", *params)
-    rows = rows[:limit]
-    return {
-        key: rows,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "truncated": offset + len(rows) < total,
-    }
-
-
 # -- Ref conditions: the sampler's picks ----------------------------------------------------------
 
 ME_SQL = "(SELECT user_id FROM sessions)"

@@ -25,7 +25,6 @@ from servers.domains.marketplace.rules import (
     _local,
     _m,
     _me,
-    _total,
 )
 from servers.kit import Day, Db, Offset, PageSize, Ref, ToolError
 
@@ -121,17 +120,16 @@ def list_orders(
         f"SELECT {columns} {body} ORDER BY o.created_at DESC, o.id DESC LIMIT ? OFFSET ?",
         me["id"],
         *params,
-        limit,
+        limit + 1,
         offset,
     )
-    total = _total(db, body, params, rows, limit=limit, offset=offset)
-    return {
-        "orders": rows,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "truncated": offset + len(rows) < total,
-    }
+    return db.paged(
+        rows,
+        limit=limit,
+        offset=offset,
+        key="orders",
+        count=lambda: db.scalar(f"SELECT count(*) {body}", *params),
+    )
 
 
 @marketplace.tool(

@@ -335,26 +335,7 @@ def _offer_open(db: Db, offer: dict, doing: str) -> None:
 def _page(
     db: Db, columns: str, body: str, params: list, order: str, *, limit: int, offset: int, key: str
 ) -> dict:
-    """``db.page`` for wide rows: the same result, but the total is counted over ``body`` alone
-    (``FROM ... WHERE ...``), so the count reads an index instead of every listed column, and only
-    when the page itself cannot tell it (see ``_total``)."""
-    rows = db.all(f"SELECT {columns} {body} ORDER BY {order} LIMIT ? OFFSET ?", *params, limit, offset)
-    total = _total(db, body, params, rows, limit=limit, offset=offset)
-    return {
-        key: rows,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "truncated": offset + len(rows) < total,
-    }
-
-
-def _total(db: Db, body: str, params: list, rows: list, *, limit: int, offset: int) -> int:
-    """How many rows ``body`` matches, given the page ``rows`` it gave at ``limit``/``offset``.
-
-    A page shorter than its limit is the last one, so unless it is empty past the end it already
-    says the total: the rows before it plus its own. Searches that name one item (a title) end
-    there, and skip a second pass of their ``LIKE`` conditions over every live listing."""
-    if len(rows) < limit and (rows or offset == 0):
-        return offset + len(rows)
-    return db.scalar(f"SELECT count(*) {body}", *params)
+    """``db.page`` for wide rows: the same result, but a needed total is counted over ``body`` alone
+    (``FROM ... WHERE ...``), so the count reads an index instead of every listed column."""
+    sql = f"SELECT {columns} {body} ORDER BY {order}"
+    return db.page(sql, *params, limit=limit, offset=offset, key=key, count=f"SELECT count(*) {body}")

@@ -447,24 +447,9 @@ def expires_on(db: Db, rec: dict) -> str | None:
 def page(
     db: Db, sql: str, *params: object, limit: int, offset: int, key: str, count: str | None = None
 ) -> dict:
-    """``db.page`` that counts only when there is more than one page: the namer's lookups and
-    most questions fit in one, and the count is a second scan of the same rows.
-
-    ``count``, if given, is a cheaper query with the same parameters that counts the same rows;
-    ``sql`` then takes the page's LIMIT and OFFSET itself, as its last two parameters."""
+    """``db.page``, or with ``count`` (a cheaper query with the same parameters counting the same
+    rows) for a ``sql`` that takes the page's LIMIT and OFFSET itself, as its last two parameters."""
     if count is None:
-        rows = db.all(f"{sql} LIMIT ? OFFSET ?", *params, limit + 1, offset)
-    else:
-        rows = db.all(sql, *params, limit + 1, offset)
-    if len(rows) <= limit and (rows or offset == 0):
-        total = offset + len(rows)
-    else:
-        total = db.scalar(count or f"SELECT count(*) FROM ({sql})", *params)
-    rows = rows[:limit]
-    return {
-        key: rows,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "truncated": offset + len(rows) < total,
-    }
+        return db.page(sql, *params, limit=limit, offset=offset, key=key)
+    rows = db.all(sql, *params, limit + 1, offset)
+    return db.paged(rows, limit=limit, offset=offset, key=key, count=lambda: db.scalar(count, *params))
