@@ -350,9 +350,17 @@ class Namer:
         pre: list[Step],
         mine: bool,
     ) -> Reference | None:
-        """Execute the lookup; keep it if its result names ``key`` by one attribute."""
+        """Execute the lookup; keep it if its result names ``key`` by one attribute. The same
+        lookup already made, with nothing written since, is read again instead of repeated (two
+        accounts named from one list of them)."""
         args = {**lk.args, **lk.inputs}
         ordered = {p.name: args[p.name] for p in lk.spec.params if p.name in args}
+        made = _made_since_last_write([*steps, *pre], lk.spec, ordered)
+        if made is not None:
+            ref = self.resolver.name_in(lk, [*steps, *pre][made].result, key, mine)
+            if ref is not None:
+                ref.resolver = made
+            return ref
         res = self.call(ep, lk.spec.qualified_name, ordered)
         if not res.ok:
             return None
@@ -364,3 +372,13 @@ class Namer:
         ref.resolver = len(steps) + len(pre)
         pre.append(step)
         return ref
+
+
+def _made_since_last_write(calls: list[Step], spec: Any, args: dict[str, Any]) -> int | None:
+    """The index of an identical read among ``calls`` that no later write could have changed."""
+    for j in range(len(calls) - 1, -1, -1):
+        if calls[j].spec is spec and calls[j].args == args:
+            return j
+        if calls[j].spec.writes:
+            return None
+    return None
