@@ -13,8 +13,8 @@ from servers.domains.vehicle.rules import (
     LockableCar,
     OnlineCar,
     Percent,
-    RunningCar,
     Section,
+    ShiftableCar,
     StartableCar,
     StoppableCar,
     UnlockableCar,
@@ -309,7 +309,7 @@ def stop_engine(db: Db, vehicle: StoppableCar) -> dict:
     idempotent=True,
     says=["shift {vehicle} into {gear}", "put {vehicle} in gear {gear}"],
 )
-def shift_gear(db: Db, vehicle: RunningCar, gear: Literal["P", "R", "N", "D"]) -> dict:
+def shift_gear(db: Db, vehicle: ShiftableCar, gear: Literal["P", "R", "N", "D"]) -> dict:
     """Shift the gear: P (park), R (reverse), N (neutral) or D (drive).
 
     Needs the brake pedal at 50% or more; D and R need the engine running and the parking brake

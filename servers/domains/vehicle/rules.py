@@ -254,6 +254,8 @@ StartableCar = Ref[
 ]
 StoppableCar = Ref[Vehicle, f"{PARKED} AND ignition = 'running' AND gear = 'P'"]
 RunningCar = Ref[Vehicle, f"{ONLINE} AND ignition = 'running'"]
+# every gear change needs the foot on the brake: the generator picks a car once that holds
+ShiftableCar = Ref[Vehicle, f"{ONLINE} AND ignition = 'running' AND brake_pedal_pct >= 50"]
 DrivingCar = Ref[Vehicle, f"{ONLINE} AND ignition = 'running' AND gear = 'D'"]
 LockableCar = Ref[Vehicle, f"{ONLINE} AND {ANY_UNLOCKED}"]
 UnlockableCar = Ref[Vehicle, f"{PARKED} AND {ANY_LOCKED}"]
