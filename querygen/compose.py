@@ -57,6 +57,11 @@ class Shape:
     length: int
     turns: int
 
+    @property
+    def kind(self) -> str:
+        """What a draft of this shape is, before drafting says otherwise."""
+        return "clarify" if self.level == "missing_required" else "tool"
+
 
 def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
@@ -127,13 +132,25 @@ class Composer:
 
     # -- tool and clarify tasks ------------------------------------------------------------------
     def tool_task(
-        self, ep: Episode, domain: str, shape: Shape, rng: random.Random, start: str | None = None
+        self,
+        ep: Episode,
+        domain: str,
+        shape: Shape,
+        rng: random.Random,
+        start: str | None = None,
+        through: str | None = None,
+        lead: bool = False,
     ) -> Task | None:
         """``start`` forces the first tool (a variant's ``first``: log in before anything else); a
-        variant without one often starts at a tool whose precondition its state meets."""
+        variant without one often starts at a tool whose precondition its state meets.
+        ``through`` is a tool the chain must contain, after another with ``lead``
+        (:meth:`ChainSampler.sample`)."""
         kit = self.kits[domain]
         variant = self.probe.snapshots[domain].variant is not None
-        chain = kit.chains.sample(rng, shape.length, start=start, ready=self.ready(domain), variant=variant)
+        ready = self.ready(domain)
+        chain = kit.chains.sample(
+            rng, shape.length, start=start, through=through, lead=lead, ready=ready, variant=variant
+        )
         turns = min(shape.turns, len(chain), 3 if shape.level == "missing_required" else 4)
         asked = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
         if not asked:

@@ -96,7 +96,20 @@ def print_summary(
         share = sum(gated.values()) / max(1, stats["kept"])
         kinds = ", ".join(f"{k} {v}" for k, v in gated.items())
         console.print(f"policy-gated: {sum(gated.values())} of {stats['kept']} kept ({share:.0%}): {kinds}")
+    cover = stats.get("coverage")
+    if cover:
+        console.print(_coverage_line(cover))
     if summary.get("paraphrase") is not None:
         console.print(f"paraphrase: {summary['paraphrase']}")
     shown = ", ".join(str(p.relative_to(out)) for p in written if "graphs/" not in str(p.relative_to(out)))
     console.print(f"wrote {out}: {shown} (+ graphs/)")
+
+
+def _coverage_line(cover: dict) -> str:
+    """How many of the domains' own tools the kept tasks call, and what the coverage pass did."""
+    line = f"tools called: {cover['called']} of {cover['tools']}"
+    if cover["covered_by_pass"]:
+        line += f" ({len(cover['covered_by_pass'])} filled in by the coverage pass)"
+    if cover["uncovered"]:
+        line += "; no kept task calls " + ", ".join(cover["uncovered"])
+    return line

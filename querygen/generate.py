@@ -14,12 +14,13 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from faker import Faker
 
 from querygen.compose import Composer, DomainKit, Shape
+from querygen.coverage import fill_gaps, sweep_order
 from querygen.gates import GATES, Lexicon, Validator
 from querygen.gold import GoldBuilder, IdIndex, canonical
 from querygen.graph import ChainSampler, DependencyGraph
@@ -43,6 +44,7 @@ INFO_LEVELS = {"complete": 0.6, "missing_required": 0.2, "minimal": 0.2}
 CHAIN_LENGTHS = {1: 0.10, 2: 0.25, 3: 0.25, 4: 0.20, 5: 0.15, 6: 0.05}
 TURNS = {1: 0.30, 2: 0.35, 3: 0.25, 4: 0.10}
 KINDS = ("tool", "clarify", "abstain")
+SWEEP_DRAFTS = 4  # drafts a sweep attempt makes before it settles for one without its tool
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class GenConfig:
     replay: str = "sandbox"
     audit_every: int = 250
     variant_rate: float = 0.2  # share of tool tasks, in domains that declare variants, drawn in one
+    sweep_rate: float = 0.25  # share of attempts whose chain goes through the next tool in turn
+    cover: bool = True  # fill in the tools no kept task calls (querygen.coverage)
 
     def check(self) -> None:
         """Raise ValueError with a readable message for any invalid setting."""
@@ -76,6 +80,8 @@ class GenConfig:
             raise ValueError("turn counts must be within 1..4")
         if not 0 <= self.variant_rate <= 1:
             raise ValueError(f"variant rate must be within 0..1, got {self.variant_rate}")
+        if not 0 <= self.sweep_rate <= 1:
+            raise ValueError(f"sweep rate must be within 0..1, got {self.sweep_rate}")
         if self.replay not in ("sandbox", "fresh"):
             raise ValueError(f"replay must be 'sandbox' or 'fresh', got {self.replay!r}")
         if set(self.info_levels) - set(INFO_LEVELS):
@@ -97,6 +103,8 @@ class GenConfig:
             "turns": {str(k): v for k, v in self.turns.items()},
             "dedup_threshold": self.dedup_threshold,
             "variant_rate": self.variant_rate,
+            "sweep_rate": self.sweep_rate,
+            "cover": self.cover,
         }
 
 
@@ -112,6 +120,7 @@ class GenStats:
     per_kind: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
     # kept tasks a written policy gates, by kind (forbidden, precondition, confirmation, near_edge)
     policy: Counter[str] = field(default_factory=Counter)
+    coverage: dict[str, Any] | None = None  # what the coverage pass did (querygen.coverage)
 
     def count(self, domain: str, kind: str, reason: str | None) -> None:
         self.attempts += 1
@@ -125,6 +134,13 @@ class GenStats:
             self.kept += 1
         else:
             self.rejected[reason] += 1
+
+    def swap(self, old_domain: str, old_kind: str, domain: str, kind: str) -> None:
+        """A kept task gave its place to another (the coverage pass): the counts follow."""
+        for table, gone, new in ((self.per_domain, old_domain, domain), (self.per_kind, old_kind, kind)):
+            table[gone]["kept"]["tasks"] -= 1
+            slot = table.setdefault(new, {"kept": Counter(), "rejected": Counter()})
+            slot["kept"]["tasks"] += 1
 
     def as_dict(self) -> dict[str, Any]:
         def flat(table: dict[str, dict[str, Counter[str]]]) -> dict[str, Any]:
@@ -142,6 +158,7 @@ class GenStats:
             "per_domain": flat(self.per_domain),
             "per_kind": flat(self.per_kind),
             "policy": dict(sorted(self.policy.items())),
+            **({"coverage": self.coverage} if self.coverage is not None else {}),
         }
 
 
@@ -217,6 +234,7 @@ class Generator:
         self.composer, self.validator = self._base.composer, self._base.validator
         self._lanes: dict[tuple[str, str], Lane] = {}
         self._rules: dict[tuple[str, ...], GarbleRules] = {}
+        self.sweep = sweep_order(self.kits, config.seed)
 
     def _lane(self, env: Environment, probe: StateProbe, sandbox: Sandbox) -> Lane:
         lexicons, values, samplers = self._gates
@@ -289,24 +307,57 @@ class Generator:
         roll = rng.random()
         lane = self._base
         task: Task | None
-        if roll < cfg.rates.irrelevance:
+        through = self._sweep_tool(k)
+        if through is not None:
+            domain, shape = self.env.tools[through].domain, self._shape(rng)
+            kind, task = shape.kind, self._through(domain, shape, through, rng)
+        elif roll < cfg.rates.irrelevance:
             kind, task = "abstain", self.composer.irrelevance_task(domain, rng)
         elif roll < cfg.rates.irrelevance + cfg.rates.missing_function:
             kind = "abstain"
             with self.sandbox.trial([domain]) as ep:
                 task = self.composer.missing_function_task(ep, domain, rng)
         else:
-            shape = Shape(
-                level=_weighted(rng, cfg.info_levels),
-                length=_weighted(rng, cfg.chain_lengths),
-                turns=_weighted(rng, cfg.turns),
-            )
-            kind = "clarify" if shape.level == "missing_required" else "tool"
+            shape = self._shape(rng)
+            kind = shape.kind
             variant, first = self._pick_variant(domain, rng)
             if variant is not None:
                 lane = self.variant_lane(domain, variant)
             with lane.sandbox.trial([domain]) as ep:
                 task = lane.composer.tool_task(ep, domain, shape, rng, start=first)
+        audit = bool(cfg.audit_every) and k % cfg.audit_every == 0
+        return self._judge(task, lane, rng, domain, kind, keep_rejected, audit)
+
+    def cover_attempt(self, tool: str, i: int) -> tuple[Task | None, str | None, str, str]:
+        """Attempt ``i`` at a task that calls ``tool``, for the coverage pass
+        (:mod:`querygen.coverage`); its own random stream, so the pass is as repeatable as the
+        attempts before it."""
+        rng = random.Random(f"{self.config.seed}:cover:{tool}:{i}")
+        for kit in self.kits.values():
+            kit.values.reseed(rng.getrandbits(48))
+        domain, shape = self.env.tools[tool].domain, self._shape(rng)
+        task = self._through(domain, shape, tool, rng)
+        return self._judge(task, self._base, rng, domain, shape.kind, False, audit=i == 0)
+
+    def _shape(self, rng: random.Random) -> Shape:
+        cfg = self.config
+        return Shape(
+            level=_weighted(rng, cfg.info_levels),
+            length=_weighted(rng, cfg.chain_lengths),
+            turns=_weighted(rng, cfg.turns),
+        )
+
+    def _judge(
+        self,
+        task: Task | None,
+        lane: Lane,
+        rng: random.Random,
+        domain: str,
+        kind: str,
+        keep_rejected: bool,
+        audit: bool,
+    ) -> tuple[Task | None, str | None, str, str]:
+        """The gates' verdict on a draft; an audited one is also replayed on a fresh fork."""
         if task is None:
             return None, "sampling", domain, kind
         kind = task.kind
@@ -314,10 +365,36 @@ class Generator:
             return (task if keep_rejected else None), "wording", domain, kind
         gate = lane.validator.check(task, rng)
         task.id = task_id(task)
-        every = cfg.audit_every
-        if gate is None and every and k % every == 0 and not lane.validator.audit(task):
+        if gate is None and audit and not lane.validator.audit(task):
             raise RuntimeError(f"audit replay of task {task.id} failed on a fresh fork: a bug")
         return (None if gate and not keep_rejected else task), gate, domain, kind
+
+    def _sweep_tool(self, k: int) -> str | None:
+        """The tool attempt ``k`` must call, if it is a sweep attempt: a ``sweep_rate`` share of
+        the attempts take the tools in turn, so a dataset of a few rounds calls every tool, not
+        only the ones the walks reach often (a tool whose chains rarely draft, a sink every
+        write leads to)."""
+        rate = self.config.sweep_rate
+        turn = int(k * rate)
+        if not self.sweep or int((k + 1) * rate) == turn:
+            return None
+        return self.sweep[turn % len(self.sweep)]
+
+    def _through(self, domain: str, shape: Shape, tool: str, rng: random.Random) -> Task | None:
+        """A draft whose chain calls ``tool``; a chain that stopped before it (the call failed in
+        the drawn state) is drawn again a few times, every other time after a call that may set
+        the state up (a booking before its insurance), else the last draft that worked is kept."""
+        kept = None
+        for draft in range(SWEEP_DRAFTS):
+            length = max(shape.length, 2) if draft % 2 else shape.length
+            with self.sandbox.trial([domain]) as ep:
+                task = self.composer.tool_task(
+                    ep, domain, replace(shape, length=length), rng, through=tool, lead=draft % 2 == 1
+                )
+            if task is not None and tool in task.metadata["chain"]:
+                return task
+            kept = task or kept
+        return kept
 
     def run(
         self, progress: Callable[[int, int], None] | None = None, workers: int = 1
@@ -336,13 +413,13 @@ class Generator:
                 stats.count(domain, kind, gate)
                 if task is not None:
                     tasks.append(task)
-                    gated = task.metadata.get("policy")
-                    if gated:
-                        stats.policy[gated["kind"]] += 1
                 if progress:
                     progress(len(tasks), stats.attempts)
                 if len(tasks) >= cfg.n or stats.attempts >= budget:
                     break
+        if cfg.cover:
+            stats.coverage = fill_gaps(self, tasks, stats).as_dict()
+        stats.policy.update(t.metadata["policy"]["kind"] for t in tasks if t.metadata.get("policy"))
         return tasks, stats
 
 

@@ -181,14 +181,18 @@ class ChainSampler:
         *,
         tries: int = 4,
         start: str | None = None,
+        through: str | None = None,
+        lead: bool = False,
         ready: frozenset[str] = frozenset(),
         variant: bool = False,
     ) -> list[str]:
         """A chain of at most ``length`` distinct tools along graph edges (shorter at dead ends).
 
-        ``ready``: the tools with preconditions that the starting state meets; the others never
-        come first. In a ``variant``'s state, a chain often starts at one of them (what the
-        variant makes possible)."""
+        ``start`` is the first call; ``through`` is a call the chain must make, reached from the
+        tools before it like any other, and with ``lead`` never first (the coverage sweep's tool:
+        ``add_reservation_insurance`` right after ``book_reservation``). ``ready``: the tools with preconditions that the starting state
+        meets; the others never come first. In a ``variant``'s state, a chain often starts at one
+        of them (what the variant makes possible)."""
         best: list[str] = []
         if start is None and ready and variant and rng.random() < VARIANT_SHOWS:
             start = self._pick(rng, sorted(ready))
@@ -196,7 +200,7 @@ class ChainSampler:
         pool = self.graph.tools if length == 1 else self.linked
         starts = [t for t in pool if t not in unready] or pool
         for _ in range(tries):
-            chain = [start or self._pick(rng, starts)]
+            chain = [start or through or self._pick(rng, starts)]
             while len(chain) < length:
                 fwd = [t for t in self.graph.succ[chain[-1]] if t not in chain]
                 # a forced start (the tool a variant's user needs first) stays the first call
@@ -207,7 +211,8 @@ class ChainSampler:
                 )
                 if not fwd and not back:
                     break
-                if fwd and (not back or rng.random() < 0.75):
+                setup = chain[0] == through and (lead or through in unready)  # not first
+                if fwd and not setup and (not back or rng.random() < 0.75):
                     ahead = sum(self.weight[t] for t in fwd)
                     if ahead < 1.0 and rng.random() >= ahead:
                         break  # only over-visited sinks ahead (a tool every write leads to): stop here

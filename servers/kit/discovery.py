@@ -17,6 +17,9 @@ from servers.kit.db import Db
 from servers.kit.errors import ToolError
 from servers.kit.types import Limit, ShortText
 
+# the tools every domain gets; "every tool is covered" counts a domain's own tools, not these
+DISCOVERY_TOOLS = ("list_records", "search_records", "get_unique_values")
+
 Offset = Annotated[int, Field(ge=0, le=10_000_000, description="Rows to skip, for paging.")]
 
 
