@@ -179,6 +179,8 @@ def _set_state(s: Seeder, car: dict, state: str) -> None:
         car["ignition"] = "running"
         car["parking_brake"] = state == "running" and s.chance(0.5)
         car["climate_on"] = s.chance(0.6)
+        if state == "running" and not car["parking_brake"]:
+            car["brake_pedal_pct"] = 100  # idling in P on the footbrake, about to pull away
         if state != "running":
             car["gear"] = "D"
             car["parking_brake"] = False
