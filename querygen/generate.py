@@ -65,7 +65,9 @@ class GenConfig:
     replay: str = "sandbox"
     audit_every: int = 250
     variant_rate: float = 0.2  # share of tool tasks, in domains that declare variants, drawn in one
-    sweep_rate: float = 0.25  # share of attempts whose chain goes through the next tool in turn
+    # share of attempts whose chain goes through the next tool in turn: a flatter spread of tools
+    # for ~20% more CPU (BENCHMARKS.md); the coverage pass alone already calls every tool
+    sweep_rate: float = 0.0
     cover: bool = True  # fill in the tools no kept task calls (querygen.coverage)
 
     def check(self) -> None:

@@ -174,6 +174,7 @@ def test_report_of_a_folder_without_tasks_is_a_usage_error(tmp_path, capsys):
         (["--n", "0"], "--n must be at least 1"),
         (["--format", "xml"], "unknown --format"),
         (["--distractors", "1.5"], "within 0..1"),
+        (["--sweep-rate", "-0.1"], "sweep rate must be within 0..1, got -0.1"),
         (["--llm-url", "http://127.0.0.1:9"], "go together"),
     ],
 )

@@ -3,6 +3,7 @@ up, any worker count gives the same tasks, and a conversation never repeats an u
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -12,6 +13,7 @@ from querygen.coverage import own_tools, sweep_order
 from querygen.generate import GenConfig, Generator
 from querygen.graph import ChainSampler, DependencyGraph
 from servers.registry import get_domain
+from toolground import cli
 
 DOMAINS = ("banking", "vehicle", "payments")
 N = 300
@@ -64,8 +66,8 @@ def test_two_workers_give_the_same_tasks(snapshot_cache, covered):
     assert [t.id for t in again] == [t.id for t in tasks]
 
 
-def test_the_sweep_takes_every_tool_in_turn(covered):
-    gen, _, _ = covered
+def test_the_sweep_takes_every_tool_in_turn(snapshot_cache):
+    gen = Generator(GenConfig(domains=DOMAINS, n=N, seed=5, sweep_rate=0.25), cache=snapshot_cache)
     order = sweep_order(gen.kits, gen.config.seed)
     assert sorted(order) == sorted(own_tools(gen.kits)) and len(set(order)) == len(order)
     turns = [gen._sweep_tool(k) for k in range(4 * len(order))]
@@ -100,3 +102,13 @@ def test_no_turn_repeats_a_read_nothing_changed(covered):
                 key = (c.name, repr(sorted(c.arguments.items())))
                 assert key not in seen, (t.id, c.name, c.arguments)
                 seen.add(key)
+
+
+def test_the_cli_sweep_rate_reaches_the_run_and_every_tool_is_still_called(tmp_path):
+    out = tmp_path / "swept"
+    argv = ["generate", "--domains", "vehicle", "--n", "120", "--scale", "small", "--seed", "3"]
+    assert cli.main([*argv, "--sweep-rate", "0.25", "--out", str(out), "--quiet"]) == 0
+    written = json.loads((out / "stats.json").read_text())
+    assert written["config"]["sweep_rate"] == 0.25
+    cover = written["stats"]["coverage"]
+    assert cover["uncovered"] == [] and cover["called"] == cover["tools"]

@@ -57,6 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--missing-function", type=float, default=0.10, help="share of tasks with a needed tool hidden"
     )
     p.add_argument(
+        "--sweep-rate",
+        type=float,
+        default=0.0,
+        help="share of attempts drafted through each tool in turn: a flatter spread of tools "
+        "for more CPU (0.25: ~20%% more); every tool is called at any rate",
+    )
+    p.add_argument(
         "--replay", choices=("sandbox", "fresh"), default="sandbox", help="where the replay gate runs"
     )
     p.add_argument(
@@ -98,7 +105,7 @@ def _config(args: argparse.Namespace) -> tuple[GenConfig, list[str]]:
     )
     cfg = GenConfig(
         domains=domains, n=args.n, seed=args.seed, snapshot_seed=args.snapshot_seed, scale=args.scale,
-        rates=rates, replay=args.replay,
+        rates=rates, replay=args.replay, sweep_rate=args.sweep_rate,
     )  # fmt: skip
     try:
         cfg.check()
