@@ -131,6 +131,30 @@ def test_sampler_pools_at_medium(medium):
     assert count("SELECT count(*) FROM patients WHERE plan_type = 'HMO'") >= 600
 
 
+def _video_licence(conn, where: str) -> tuple[int, int]:
+    """(video visits, those whose provider is not licensed where the patient lives) matching ``where``."""
+    rows = conn.execute(
+        "SELECT p.state, v.licensed_states FROM appointments a JOIN patients p ON p.id = a.patient_id "
+        f"JOIN providers v ON v.id = a.provider_id WHERE a.kind = 'video' AND {where}"
+    ).fetchall()
+    return len(rows), sum(state not in licensed.split(",") for state, licensed in rows)
+
+
+def test_video_visits_were_booked_within_the_licence_but_for_patients_who_moved(medium):
+    videos, unlicensed = _video_licence(medium, "1")
+    assert videos >= 500
+    assert 0 < unlicensed <= videos // 8  # one in ten, booked before the move; the rule refuses those
+
+
+def test_even_the_small_clinic_has_video_visits_due_now_that_can_start(snapshot_cache):
+    conn = get_domain(DOMAIN).snapshot(0, "small", snapshot_cache).connect()
+    try:
+        videos, unlicensed = _video_licence(conn, f"a.status = 'booked' AND {R.IN_WINDOW}")
+    finally:
+        conn.close()
+    assert videos >= 2 and unlicensed < videos
+
+
 # -- the service's own rules -------------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from servers.domains.telehealth.model import (
     VideoSession,
     VisitNote,
 )
+from servers.domains.telehealth.rules import licensed_in
 from servers.domains.telehealth.seed_text import CANCEL_REASONS, CONTROLLED, DRUGS, PLANS, REASONS, SUBJECTS
 from servers.kit import Seeder
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 FMT = "%Y-%m-%dT%H:%M"
 WINDOW = ("08:50", "09:10")  # today's starts inside the check-in window at 09:00
+VIDEOS_DUE = 3  # of them, video visits pinned whatever the scale
 
 
 class Book:
@@ -59,8 +61,14 @@ class Book:
         local = [p for p in self.clinic.providers if p["home_state"] == patient["state"]]
         return s.pick(local if local and s.chance(0.7) else self.clinic.providers)
 
-    def kind(self, provider: dict) -> str:
-        return "video" if provider["offers_telehealth"] and self.s.chance(0.38) else "in_person"
+    def kind(self, provider: dict, patient: dict) -> str:
+        """Video only with a provider licensed where the patient lives, as booking requires; one
+        video visit in ten was booked before the patient moved away, so the licence rule has
+        rows to refuse in."""
+        if not (provider["offers_telehealth"] and self.s.chance(0.38)):
+            return "in_person"
+        moved = len(self.appts) % 10 == 0
+        return "video" if moved or licensed_in(provider, patient["state"]) else "in_person"
 
     def add(self, patient: dict, provider: dict, start: str, status: str, **extra) -> dict:
         new = (patient["id"], provider["id"]) not in self.seen
@@ -78,7 +86,7 @@ class Book:
             "end": (begin + timedelta(minutes=minutes)).strftime(FMT),
             "minutes": minutes,
             "visit_type": "new_patient" if new else "follow_up",
-            "kind": extra.get("kind") or self.kind(provider),
+            "kind": extra.get("kind") or self.kind(provider, patient),
             "status": status,
             "reason": self.s.pick(REASONS[provider["specialty_id"]]),
             "referral_id": None,
@@ -204,6 +212,7 @@ def _today(s: Seeder, book: Book, budget: int) -> None:
     start = len(book.appts)
     providers = list(book.clinic.providers)
     s.rng.shuffle(providers)
+    videos_due = 0
     for provider in providers:
         if len(book.appts) - start >= budget:
             break
@@ -217,11 +226,24 @@ def _today(s: Seeder, book: Book, budget: int) -> None:
                 chance, statuses = 0.35, (("booked", 86), ("pending", 7), ("proposed", 7))
             if slot["status"] != "free" or not s.chance(chance):
                 continue
+            # the first few visits due now with a telehealth provider are video visits with a
+            # patient in a state the provider is licensed in, so even the small clinic has a
+            # video room to open
+            video = (
+                videos_due < VIDEOS_DUE and WINDOW[0] <= hhmm <= WINDOW[1] and provider["offers_telehealth"]
+            )
             patient = _patient_for(s, book, provider)
+            if video and not licensed_in(provider, patient["state"]):
+                local = [p for p in book.clinic.patients if licensed_in(provider, p["state"])]
+                patient = s.pick(local) if local else patient
             run = _run(book, provider, day, index, patient)
             if run:
                 status = s.rng.choices([a for a, _ in statuses], [w for _, w in statuses])[0]
-                appt = book.add(patient, provider, slot["start"], status)
+                video = video and status == "booked" and licensed_in(provider, patient["state"])
+                videos_due += video
+                appt = book.add(
+                    patient, provider, slot["start"], status, **({"kind": "video"} if video else {})
+                )
                 _occupy(book, appt, run)
                 _maybe_referral(s, book, appt, provider, patient)
 
