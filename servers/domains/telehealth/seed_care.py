@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 FMT = "%Y-%m-%dT%H:%M"
 WINDOW = ("08:50", "09:10")  # today's starts inside the check-in window at 09:00
-VIDEOS_DUE = 3  # of them, video visits pinned whatever the scale
+VIDEOS_DUE = 3  # visits due now that are pinned as video ones, whatever the scale
 
 
 class Book:
@@ -63,8 +63,8 @@ class Book:
 
     def kind(self, provider: dict, patient: dict) -> str:
         """Video only with a provider licensed where the patient lives, as booking requires; one
-        video visit in ten was booked before the patient moved away, so the licence rule has
-        rows to refuse in."""
+        in ten of the visits the licence forbids stays video, booked before the patient moved
+        away (6% of video visits at medium), so the licence rule has rows to refuse in."""
         if not (provider["offers_telehealth"] and self.s.chance(0.38)):
             return "in_person"
         moved = len(self.appts) % 10 == 0
