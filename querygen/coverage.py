@@ -11,14 +11,13 @@ Two mechanisms make a dataset call every tool:
   gets attempts of its own, and the first kept task that calls it takes the place of the latest
   task whose tools other tasks still call (of the same domain and kind where there is one), so
   the count stays ``n`` and no other tool drops out. With fewer than ``n`` tasks kept it is added
-  instead. It costs little: the few tools missing after the walks (3 to 9 of 651 over all
-  domains at ``n`` = 5000) take 9 to 25 attempts in all;
+  instead. It costs little, because few tools are still missing after the walks;
 * **the sweep** (off by default, ``sweep_rate``): a share of the attempts goes through the next
   tool of a fixed, shuffled order of all the selected domains' own tools, so each round of
   ``len(tools) / sweep_rate`` attempts drafts every tool at least once (several drafts when the
   first stops before it, some of them after a call that may set its state up). It flattens the
-  spread (at 0.25, tools in at most two tasks went from 53-62 to 42-51 of 651) but a sweep
-  attempt costs about 1.5 times an ordinary one, ~20% more CPU in all.
+  spread of tools, but a sweep attempt drafts more often and is never a cheap abstention, so it
+  is opt-in (the measured cost is in BENCHMARKS.md).
 
 Both depend only on the seed and on the tasks kept before them, so the output stays the same for
 any number of workers. The discovery tools (``list_records`` ...) every domain shares are not
