@@ -23,10 +23,10 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from querygen.task import Task
+from contract.messages import messages
+from contract.task import Task
 
 Message = dict[str, Any]
 
@@ -547,10 +547,21 @@ def render_task(task: Task, harness: Harness) -> list[Message]:
 
 
 def _canonical(task: Task) -> tuple[str, list[dict[str, Any]], list[Message]]:
-    from querygen.export import messages
-
     conversation = messages(task)
     return str(conversation[0]["content"]), task.tools, conversation[1:]
+
+
+def text_prompt(task: Task) -> list[dict[str, str]]:
+    """What a rollout starts from (:func:`contract.messages.prompt`) as role/content messages only
+    (verl's parquet rows): earlier turns' calls and results are written the way a Hermes/Qwen chat
+    template shows them, ``<tool_call>`` blocks in the assistant's text and ``<tool_response>``
+    blocks in a user message."""
+    earlier = HARNESSES["hermes"].request("", [], task.history)["messages"][1:]
+    return [
+        {"role": "system", "content": task.system_prompt},
+        *({"role": m["role"], "content": str(m.get("content") or "")} for m in earlier),
+        {"role": "user", "content": task.turns[0].user},
+    ]
 
 
 def sft_row(task: Task, harness: Harness) -> dict[str, Any]:

@@ -180,10 +180,10 @@ def single_write(tasks):
 def gold_completion(env, task):
     """Run the task's first-turn gold calls on ``env`` as TRL would, and return TRL's completion
     (a turn-level task's earlier turns are its prompt, so they are skipped)."""
-    from querygen.export import history, messages
+    from contract.messages import messages
 
     out = []
-    for m in messages(task)[2 + len(history(task)) :]:
+    for m in messages(task)[2 + len(task.history) :]:
         if m["role"] == "user":
             break
         if m["role"] != "assistant":

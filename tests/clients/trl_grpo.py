@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from trl_tiny import tiny_model, tiny_tokenizer, tool_call_text, training_texts  # noqa: E402
 
-from querygen.export import messages  # noqa: E402
-from querygen.task import Task  # noqa: E402
+from contract.messages import messages  # noqa: E402
+from contract.task import Task  # noqa: E402
 from rewards.config import get_config  # noqa: E402
 from rewards.score import score  # noqa: E402
 from rollout.episode import error_content  # noqa: E402
