@@ -15,6 +15,9 @@ a rollout records and the reward reads), so one recorded episode can be shown in
 ``parse`` is the inverse of rendering an assistant turn: render the calls, parse the text, and the
 same names and arguments come back. Parsing never raises: what the model wrote is kept, and a call
 that cannot be read carries a one-sentence error a rollout can return as the tool result.
+
+One module of ~580 lines on purpose: each protocol's rendering and its parser are inverses and are
+checked against each other, so they are read side by side; a split by protocol is the next step.
 """
 
 from __future__ import annotations
