@@ -2,6 +2,7 @@ FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY state ./state
+COPY contract ./contract
 COPY servers ./servers
 COPY querygen ./querygen
 COPY rewards ./rewards

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from querygen.export import messages
+from contract.messages import messages
 from querygen.generate import GenConfig, Generator
 from rewards import score
 
@@ -31,7 +31,7 @@ def trajectories(tasks: list) -> list[tuple[object, list[dict]]]:
     """(task, messages) pairs: every gold rollout, and each forbidden task done anyway."""
     out = [(t, messages(t)) for t in tasks]
     for t in tasks:
-        policy = t.metadata.get("policy") or {}
+        policy = t.policy or {}
         if policy.get("kind") == "forbidden":
             call = policy["refused_call"]
             fn = {"name": call["name"], "arguments": json.dumps(call["arguments"])}
@@ -55,7 +55,7 @@ def main() -> int:
     start = time.perf_counter()
     tasks, stats = Generator(GenConfig(domains=DOMAINS, n=args.n, seed=args.seed)).run(workers=1)
     gen_s = time.perf_counter() - start
-    kinds = Counter((t.metadata.get("policy") or {}).get("kind") or "none" for t in tasks)
+    kinds = Counter((t.policy or {}).get("kind") or "none" for t in tasks)
     pairs = trajectories(tasks)
     timed(pairs[:50], "prove+policy")  # warm the replay pool
     best: dict[str, float] = {}

@@ -20,10 +20,11 @@ from typing import Any
 # would otherwise measure the installed tree)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from querygen.export import messages, read_tasks
+from contract.load import load_tasks
+from contract.messages import messages
+from contract.task import Task
 from querygen.generate import GenConfig, Generator
 from querygen.realism import measure, specs_for
-from querygen.task import Task
 from servers.registry import available
 
 ROWS = (
@@ -73,7 +74,7 @@ def main() -> None:
     now = figures(tasks)
     if args.save:
         args.save.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
-    before = figures(read_tasks(args.before)) if args.before else None
+    before = figures(load_tasks(args.before)) if args.before else None
     print(
         f"{len(tasks)} tasks in {took:.1f} s: {len(tasks) / took:.0f} validated tasks/s ({args.workers} workers)"
     )

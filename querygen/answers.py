@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from querygen.task import result_facts
+from contract.task import result_facts
 
 MAX_ROWS = 4  # rows of a list result described one by one
 LAST_FACTS = 5  # labelled facts stated for the turn's last request

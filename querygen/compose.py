@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from contract.task import GoldCall, Task, Turn
 from querygen.answers import Reported, answer
 from querygen.gold import GoldBuilder, IdIndex, Step, dependencies
 from querygen.graph import ChainSampler, DependencyGraph
@@ -31,7 +32,6 @@ from querygen.policy_gate import YES, confirm_mark, confirmation_rules, describe
 from querygen.probe import StateProbe
 from querygen.render import Renderer, is_money, noun
 from querygen.sampler import tables_of
-from querygen.task import GoldCall, Task, Turn
 from querygen.values import ValueMaker
 from servers.kit import Domain
 from state import Episode
@@ -407,7 +407,7 @@ class Composer:
         diff: list[dict[str, Any]],
         rng: random.Random,
     ) -> tuple[list[Turn], list[dict[str, Any]]]:
-        """The turns, and the confirmation splits made (``metadata.policy.confirm``): a turn whose
+        """The turns, and the confirmation splits made (``Task.policy["confirm"]``): a turn whose
         calls reach a write a confirmation rule governs stops before it, states the change and asks;
         the user's yes is a turn of its own, and the write and what follows answer it."""
         out: list[Turn] = []
@@ -548,7 +548,8 @@ class Composer:
                 " Follow the service policy below; when it forbids a request, do not act on it: "
                 "explain which rule applies.\n\n" + kit.domain.policy.markdown()
             )
-        metadata = {**meta, "turns": len(turns), "knobs": offer.knobs(), "system_prompt": system}
+        diagnostics = {k: v for k, v in meta.items() if k != "policy"}  # the policy verdict is a field
+        metadata = {**diagnostics, "turns": len(turns), "knobs": offer.knobs()}
         metadata["reference_date"] = kit.renderer.today.isoformat()
         return Task(
             id="pending",
@@ -561,4 +562,6 @@ class Composer:
             expected_state_hash=self.probe.combine(hashes, domains),
             expected_diff=diff,
             metadata=metadata,
+            system_prompt=system,
+            policy=meta.get("policy"),
         )

@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from querygen.task import Task
+from contract.task import Task
 from servers.kit.discovery import DISCOVERY_TOOLS
 
 if TYPE_CHECKING:

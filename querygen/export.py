@@ -18,54 +18,26 @@
 
 Every file goes to a temporary name in its target directory and is renamed into place, so an
 interrupted run never leaves half a file. Nothing here reads the clock: same tasks, same bytes.
+How a task becomes messages, and reading these files back, belong to the contract
+(:mod:`contract.messages`, :func:`contract.load.load_tasks`): the readers sit below the generator.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from querygen.task import Task, result_facts
+from contract.messages import atomic_write, dumps, messages, prompt
+from contract.rows import TaskJson, verl_row
+from contract.task import Task
+from querygen.turns import turn_examples
 from state import SnapshotCache
 
 FORMATS = ("jsonl", "parquet", "hf", "chat", "turns")
-ABILITY = "tool_use"
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _file_mode() -> int:
-    """Ordinary permissions (0666 less the umask), not mkstemp's private 0600."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> Path:
-    """Write (bytes, or chunks streamed as they come) via a temporary file in the same directory,
-    then ``os.replace`` it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            if isinstance(data, bytes):
-                fh.write(data)
-            else:
-                for chunk in data:
-                    fh.write(chunk)
-        os.chmod(tmp, _file_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 def probe_writable(out: Path) -> bool:
@@ -78,160 +50,6 @@ def probe_writable(out: Path) -> bool:
     os.close(fd)
     Path(tmp).unlink()
     return created
-
-
-# -- conversations ---------------------------------------------------------------------------------
-def system_prompt(task: Task) -> str:
-    return str(task.metadata.get("system_prompt", "You are a helpful assistant with tools."))
-
-
-def history(task: Task) -> list[dict[str, Any]]:
-    """The conversation before the task's first turn: empty, except for a turn-level example
-    (``querygen.turns``), whose earlier turns are part of what the model is shown."""
-    return list(task.metadata.get("history") or [])
-
-
-def messages(task: Task, *, object_arguments: bool = False) -> list[dict[str, Any]]:
-    """The full reference conversation in OpenAI chat format.
-
-    Tool-call arguments are JSON strings as the OpenAI API writes them; ``object_arguments``
-    gives objects instead, the shape Hugging Face chat templates expect (a template encodes a
-    string a second time, so SFT on it would teach the model to write a string)."""
-    out: list[dict[str, Any]] = [{"role": "system", "content": system_prompt(task)}, *history(task)]
-    first = 0  # index of this turn's first call in the flattened gold list
-    for t, turn in enumerate(task.turns):
-        out.append({"role": "user", "content": turn.user})
-        for step in _steps(task, first, len(turn.calls)):
-            ids = [f"call_{t}_{i - first}" for i in step]
-            calls = [turn.calls[i - first] for i in step]
-            out.append(
-                {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": cid,
-                            "type": "function",
-                            "function": {
-                                "name": c.name,
-                                "arguments": dict(c.arguments) if object_arguments else dumps(c.arguments),
-                            },
-                        }
-                        for cid, c in zip(ids, calls, strict=True)
-                    ],
-                }
-            )
-            out.extend(
-                {"role": "tool", "tool_call_id": cid, "content": dumps(c.result)}
-                for cid, c in zip(ids, calls, strict=True)
-            )
-        first += len(turn.calls)
-        out.append({"role": "assistant", "content": turn.answer or _summary(task, turn.calls)})
-    return out
-
-
-def _steps(task: Task, first: int, count: int) -> list[list[int]]:
-    """Group a turn's calls into assistant steps: a call waits for the step after its prerequisites.
-
-    Independent calls go out together as parallel calls; a call that needs an earlier call's
-    output starts a new step, as a real model must (it cannot use a result it has not seen)."""
-    needs: dict[int, set[int]] = {}
-    for i, j in task.dependencies:
-        needs.setdefault(j, set()).add(i)
-    steps: list[list[int]] = []
-    for i in range(first, first + count):
-        if not steps or needs.get(i, set()) & set(steps[-1]):
-            steps.append([i])
-        else:
-            steps[-1].append(i)
-    return steps
-
-
-def _plain(fact: Any) -> str:
-    if isinstance(fact, float):
-        return str(int(fact)) if fact.is_integer() else str(fact)
-    return str(fact)
-
-
-def _summary(task: Task, calls: Sequence[Any]) -> str:
-    """A reference answer that states what the calls found, as a good assistant would.
-
-    The last call's facts come first (the reward's outcome term checks the final answer for
-    them); values the user already gave anywhere in the task are not news and are left out."""
-    if not calls:
-        return "Done."
-    given = [c.arguments for c in task.gold_calls()]
-    last = result_facts([calls[-1].result], given)[:6]
-    rest = [f for f in result_facts([c.result for c in calls[:-1]], given) if f not in last][:2]
-    shown = "; ".join(_plain(f) for f in last + rest)
-    return f"Done. Here is what I found: {shown}." if shown else "Done."
-
-
-def prompt(task: Task, *, object_arguments: bool = False) -> list[dict[str, Any]]:
-    """What an RL rollout starts from: the system message, the earlier turns of a turn-level
-    example, and the first user turn (``object_arguments`` as in :func:`messages`)."""
-    earlier = history(task)
-    if object_arguments:
-        earlier = [_with_object_arguments(m) for m in earlier]
-    return [
-        {"role": "system", "content": system_prompt(task)},
-        *earlier,
-        {"role": "user", "content": task.turns[0].user},
-    ]
-
-
-def text_prompt(task: Task) -> list[dict[str, str]]:
-    """:func:`prompt` as role/content messages only (verl's parquet rows): earlier turns' calls
-    and results are written the way a Hermes/Qwen chat template shows them, ``<tool_call>``
-    blocks in the assistant's text and ``<tool_response>`` blocks in a user message."""
-    from querygen.harnesses import HARNESSES  # it renders conversations from this module
-
-    earlier = HARNESSES["hermes"].request("", [], history(task))["messages"][1:]
-    return [
-        {"role": "system", "content": system_prompt(task)},
-        *({"role": m["role"], "content": str(m.get("content") or "")} for m in earlier),
-        {"role": "user", "content": task.turns[0].user},
-    ]
-
-
-def _with_object_arguments(message: dict[str, Any]) -> dict[str, Any]:
-    calls = message.get("tool_calls")
-    if not calls:
-        return message
-    decoded = [
-        {**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}}
-        if isinstance(c["function"].get("arguments"), str)
-        else c
-        for c in calls
-    ]
-    return {**message, "tool_calls": decoded}
-
-
-class TaskJson:
-    """JSON texts of tasks, each offered tool schema serialised once.
-
-    The same ~30 schemas recur in every task and make up most of its bytes, so their JSON is
-    cached (by name, with an equality check) and spliced into the task's JSON. The result is
-    byte-identical to ``dumps(task.model_dump(mode="json"))``."""
-
-    def __init__(self) -> None:
-        self._schemas: dict[str, list[tuple[dict[str, Any], str]]] = {}
-
-    def tools(self, task: Task) -> str:
-        parts = []
-        for schema in task.tools:
-            variants = self._schemas.setdefault(str(schema.get("function", {}).get("name")), [])
-            text = next((t for d, t in variants if d == schema), None)
-            if text is None:
-                text = dumps(schema)
-                variants.append((schema, text))
-            parts.append(text)
-        return "[" + ",".join(parts) + "]"
-
-    def ground_truth(self, task: Task, tools: str) -> str:
-        body = task.model_dump(mode="json", exclude={"tools"})
-        fields = [f"{dumps(k)}:{tools if k == 'tools' else dumps(body[k])}" for k in Task.model_fields]
-        return "{" + ",".join(fields) + "}"
 
 
 def jsonl_lines(tasks: Iterable[Task], enc: TaskJson | None = None) -> Iterator[bytes]:
@@ -311,30 +129,6 @@ def _schema() -> Any:
     )
 
 
-def verl_row(task: Task, index: int, split: str = "train", enc: TaskJson | None = None) -> dict[str, Any]:
-    enc = enc or TaskJson()
-    tools = enc.tools(task)
-    return {
-        "data_source": f"toolground/{task.domains[0]}",
-        "prompt": text_prompt(task),
-        "ability": ABILITY,
-        "reward_model": {"style": "rule", "ground_truth": enc.ground_truth(task, tools)},
-        "extra_info": {
-            "split": split,
-            "index": index,
-            "task_id": task.id,
-            "kind": task.kind,
-            "domains": list(task.domains),
-            "snapshots": [s.model_dump() for s in task.snapshots],
-            "tools": tools,
-            "tool_selection": [s["function"]["name"] for s in task.tools],
-            "need_tools_kwargs": False,
-            "interaction_kwargs": {"name": "toolground_user", "turns": [t.user for t in task.turns[1:]]},
-        },
-        "agent_name": "tool_agent",
-    }
-
-
 def parquet_bytes(tasks: Sequence[Task], enc: TaskJson | None = None) -> bytes:
     """The verl dataset as parquet bytes (needs pyarrow: ``pip install pyarrow``)."""
     try:
@@ -385,8 +179,6 @@ def write_dataset(
     if "chat" in formats:
         files["chat.jsonl"] = chat_lines(tasks, enc)
     if "turns" in formats:
-        from querygen.turns import turn_examples  # it renders conversations with this module
-
         examples = list(turn_examples(tasks, cache))
         files["turns.jsonl"] = turn_lines(examples, enc)
         if {"parquet", "hf"} & set(formats):
@@ -400,24 +192,3 @@ def write_dataset(
         files["hf/data/train-00000-of-00001.parquet"] = parquet
         files["hf/README.md"] = hf_card(len(tasks))
     return [atomic_write(out / rel, data) for rel, data in sorted(files.items())]
-
-
-def _task(ground_truth: Any) -> Task:
-    """A row's ground truth: a JSON string (what this version writes) or an object (older files)."""
-    if isinstance(ground_truth, str):
-        return Task.model_validate_json(ground_truth)
-    return Task.model_validate(ground_truth)
-
-
-def read_tasks(out: Path) -> list[Task]:
-    """Tasks back from a dataset folder (``tasks.jsonl``, else ``train.parquet`` or ``hf/``)."""
-    if (out / "tasks.jsonl").exists():
-        lines = (out / "tasks.jsonl").read_text().splitlines()
-        return [_task(json.loads(x)["ground_truth"]) for x in lines if x.strip()]
-    for rel in ("train.parquet", "hf/data/train-00000-of-00001.parquet"):
-        if (out / rel).exists():
-            import pyarrow.parquet as pq
-
-            rows = pq.read_table(out / rel, columns=["reward_model"]).to_pylist()
-            return [Task.model_validate_json(r["reward_model"]["ground_truth"]) for r in rows]
-    raise FileNotFoundError(f"{out} holds no tasks.jsonl, train.parquet or hf/ dataset")

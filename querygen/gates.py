@@ -35,11 +35,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from contract.task import Task
 from querygen.gold import canonical, run_calls
 from querygen.necessity import Necessity
 from querygen.probe import Sandbox, StateProbe
 from querygen.sampler import LiveSampler
-from querygen.task import Task
 from querygen.values import NO_VALUE, ValueMaker
 from servers.runtime import Environment
 from state.hashing import user_tables

@@ -19,6 +19,7 @@ from typing import Any
 
 from faker import Faker
 
+from contract.task import Task
 from querygen.compose import Composer, DomainKit, Shape
 from querygen.coverage import fill_gaps, sweep_order
 from querygen.gates import GATES, Lexicon, Validator
@@ -34,7 +35,6 @@ from querygen.realism_text import GarbleRules, garble_rules
 from querygen.refer import Resolver
 from querygen.render import Renderer
 from querygen.sampler import LiveSampler, Relations, tables_of
-from querygen.task import Task
 from querygen.values import ValueMaker
 from servers.registry import available, parse_domains
 from servers.runtime import Environment
@@ -421,7 +421,7 @@ class Generator:
                     break
         if cfg.cover:
             stats.coverage = fill_gaps(self, tasks, stats).as_dict()
-        stats.policy.update(t.metadata["policy"]["kind"] for t in tasks if t.metadata.get("policy"))
+        stats.policy.update(t.policy["kind"] for t in tasks if t.policy)
         return tasks, stats
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from querygen.task import Task
+from contract.task import Task
 
 INSTRUCTION = (
     "Rewrite the user's message so it sounds natural and varied, as the same person would say it. "

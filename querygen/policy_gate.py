@@ -12,7 +12,7 @@ state of the episode:
 * a write a **confirmation** rule governs splits its turn: the agent states the change and asks,
   the user says yes in a turn of their own, and only then is the write a gold call.
 
-The marks go into the task's ``metadata["policy"]`` so datasets can be filtered by them and the
+The marks go into the task's ``Task.policy`` so datasets can be filtered by them and the
 reward's policy term knows which rules the task is about.
 """
 
@@ -125,7 +125,7 @@ KINDS = ("forbidden", "precondition", "confirmation", "near_edge")  # the first 
 def policy_meta(
     domain: str, marks: list[PolicyMark], confirms: list[dict[str, Any]] = ()
 ) -> dict[str, Any] | None:
-    """``metadata["policy"]``: the gating kind, every mark, and the confirmation turns."""
+    """``Task.policy``: the gating kind, every mark, and the confirmation turns."""
     if not marks and not confirms:
         return None
     kinds = [m.kind for m in marks] + (["confirmation"] if confirms else [])
@@ -150,7 +150,7 @@ def confirmation_rules(domain: Any) -> dict[str, Rule]:
 
 
 def confirm_mark(domain: Any, rule: Rule, turn: int) -> dict[str, Any]:
-    """One ``metadata.policy.confirm`` entry: in user turn ``turn`` the rule's tools wait for a yes."""
+    """One ``Task.policy["confirm"]`` entry: in user turn ``turn`` the rule's tools wait for a yes."""
     tools = sorted(f"{domain.name}_{t}" for t in rule.tools)
     return {"turn": turn, "domain": domain.name, "rule": rule.number, "slug": rule.slug, "tools": tools}
 

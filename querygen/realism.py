@@ -1,6 +1,6 @@
 """Realism detectors: what makes a generated task read unlike a person and an agent at work.
 
-Each detector is a pure function of a finished :class:`~querygen.task.Task` (plus the tool specs
+Each detector is a pure function of a finished :class:`~contract.task.Task` (plus the tool specs
 where it needs schemas or descriptions) and returns its findings, small JSON-ready dicts that say
 where and what, so the report can count them and show examples. They define "realistic":
 
@@ -28,10 +28,10 @@ from typing import Any
 
 import jsonschema
 
-from querygen.export import messages
+from contract.messages import messages
+from contract.task import Task
 from querygen.realism_text import GarbleRules, garble_rules, garbled, mentions
 from querygen.seen import path_in_view
-from querygen.task import Task
 from servers.kit import ToolSpec
 
 ID_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}-\d{3,}\b")

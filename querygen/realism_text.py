@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from querygen.task import Task
+from contract.task import Task
 from servers.kit import ToolSpec
 from servers.kit.db import noun
 

@@ -19,26 +19,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from querygen.export import messages, read_tasks
+from contract.load import load_tasks
+from contract.messages import messages
+from contract.page import CSS, RESULT_CHARS, bar_chart, message_html
+from contract.task import Task
 from querygen.realism import DEFECTS, measure, specs_for, task_figures
-from querygen.task import Task
 from servers.kit import ToolSpec
 from servers.registry import UnknownDomain, get_domain
 
-_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222}
-h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}
-.grid{display:flex;flex-wrap:wrap;gap:1.5em}.card{border:1px solid #e3e3e3;border-radius:6px;padding:.8em}
-table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}
-td:first-child,th:first-child{text-align:left}.warn{color:#a33}.task{font-size:.85em;margin:.6em 0}
-code{background:#f5f5f5;padding:0 .2em}
-.msg{margin:.3em 0;padding:.3em .6em;border-left:3px solid #ccc;white-space:pre-wrap;font-size:.85em}
-.user{border-color:#4a78b5}.assistant{border-color:#5a9b5a}.tool{border-color:#aaa;color:#555}
-.system{border-color:#b59a4a;color:#555}.figures{color:#a33;font-size:.85em}
-"""
 SAMPLES_PAGE = "samples.html"
 N_SAMPLES = 30
-RESULT_CHARS = 300
 _DEFECT_LABELS = {
     "leaks": "leaks (user already says a value to discover)",
     "unseen_ids": "unseen ids (only ever in a tool result)",
@@ -46,31 +36,6 @@ _DEFECT_LABELS = {
     "garbled": "garbled sentences",
     "invalid_values": "invalid argument values",
 }
-
-
-def bar_chart(
-    title: str, items: Sequence[tuple[str, float]], *, width: int = 480, color: str = "#4a78b5"
-) -> str:
-    """A horizontal SVG bar chart with value labels."""
-    bar, gap, label_w = 16, 6, 190
-    height = 28 + len(items) * (bar + gap)
-    top = max((v for _, v in items), default=0) or 1
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="{html.escape(title)}">',
-        f'<text x="0" y="16" font-size="13" font-weight="bold">{html.escape(title)}</text>',
-    ]
-    for i, (label, value) in enumerate(items):
-        y = 26 + i * (bar + gap)
-        w = (width - label_w - 60) * value / top
-        shown = f"{value:g}"
-        parts.append(
-            f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end">{html.escape(str(label))[:32]}</text>'
-        )
-        parts.append(f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{bar}" fill="{color}"/>')
-        parts.append(f'<text x="{label_w + w + 4:.1f}" y="{y + 12}" font-size="11">{shown}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 def _hist(values: Sequence[int]) -> list[tuple[str, float]]:
@@ -203,7 +168,7 @@ def render_report(folder: Path) -> str:
 
 def render_pages(folder: Path) -> tuple[str, str]:
     """The report page and the samples page of one dataset folder (the tasks are read once)."""
-    tasks = read_tasks(folder)
+    tasks = load_tasks(folder)
     specs = _specs(tasks)
     return _report_page(folder, tasks, specs), samples_page(tasks, specs, title=folder.resolve().name)
 
@@ -245,7 +210,7 @@ def _report_page(folder: Path, tasks: Sequence[Task], specs: dict[str, ToolSpec]
     }
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>toolground dataset report</title>"
-        f"<style>{_CSS}</style></head><body><h1>toolground dataset report</h1>"
+        f"<style>{CSS}</style></head><body><h1>toolground dataset report</h1>"
         f"<p>{html.escape(str(folder.resolve().name))}</p>{_kv_table(headline)}"
         f"<h2>Shape</h2><div class='grid'>{''.join(f'<div class=card>{c}</div>' for c in charts)}</div>"
         f"<h2>Tool coverage per domain</h2>{_coverage(tasks, folder)}"
@@ -284,21 +249,6 @@ def pick_samples(tasks: Sequence[Task], k: int = N_SAMPLES) -> list[Task]:
     return picked
 
 
-def _message(m: dict[str, Any]) -> str:
-    role = m["role"]
-    if role == "tool":
-        text = str(m.get("content") or "")
-        text = text if len(text) <= RESULT_CHARS else text[:RESULT_CHARS] + " ..."
-        return f"<div class='msg tool'><b>tool result:</b> {html.escape(text)}</div>"
-    if m.get("tool_calls"):
-        calls = "<br>".join(
-            f"<code>{html.escape(c['function']['name'])}({html.escape(c['function']['arguments'])})</code>"
-            for c in m["tool_calls"]
-        )
-        return f"<div class='msg assistant'><b>assistant calls:</b><br>{calls}</div>"
-    return f"<div class='msg {html.escape(role)}'><b>{html.escape(role)}:</b> {html.escape(str(m.get('content') or ''))}</div>"
-
-
 def _figures_note(figures: dict[str, Any]) -> str:
     lines = [
         f"{_DEFECT_LABELS[d]}: {html.escape(json.dumps(figures[d], ensure_ascii=False))}"
@@ -316,7 +266,7 @@ def _sample(task: Task, specs: dict[str, ToolSpec]) -> str:
         f"<b>{html.escape(task.id)}</b> ({task.kind}, {html.escape(str(task.metadata.get('info_level', '?')))}, "
         f"{html.escape(', '.join(task.domains))})"
     )
-    body = "".join(_message(m) for m in messages(task))
+    body = "".join(message_html(m) for m in messages(task))
     return f"<div class='task card'>{head}{_figures_note(task_figures(task, specs))}{body}</div>"
 
 
@@ -325,7 +275,7 @@ def samples_page(tasks: Sequence[Task], specs: dict[str, ToolSpec], *, title: st
     picked = pick_samples(tasks)
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>toolground sample conversations</title>"
-        f"<style>{_CSS}</style></head><body><h1>toolground sample conversations</h1>"
+        f"<style>{CSS}</style></head><body><h1>toolground sample conversations</h1>"
         f"<p>{html.escape(title)}: {len(picked)} of {len(tasks)} tasks, covering every domain, kind and "
         f"information level. Tool results are cut to {RESULT_CHARS} characters.</p>"
         f"{''.join(_sample(t, specs) for t in picked)}</body></html>\n"

@@ -3,7 +3,7 @@
 Single-turn trainers (TRL's GRPO, verl without an interaction) show the model only a task's first
 user message, so a two-turn task teaches its first turn alone, and the best first answer to a
 clarify task (the question) scores nothing against the whole task's gold. A turn-level example
-holds the earlier turns in its prompt (``metadata["history"]``: their user messages, gold calls,
+holds the earlier turns in its prompt (``Task.history``: their user messages, gold calls,
 results and answers), starts its episode from the state those calls left (``setup``), and is
 judged on its own turn only: its gold calls, the changes they make on top of that state, and the
 state hash they end in. On a clarify turn the gold makes no call, so asking earns the maximum.
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from querygen.export import messages
-from querygen.task import GoldCall, Task
+from contract.messages import messages
+from contract.task import GoldCall, Task
 from servers.kit import ToolError
 from servers.registry import get_domain
 from servers.runtime import Environment
@@ -87,9 +87,9 @@ class TurnSplitter:
                         "task_id": task.id,
                         "turn": k,
                         "turns_in_task": len(task.turns),
-                        "history": conversation[1 : users[k]],
                     },
                     "setup": list(setup),
+                    "history": conversation[1 : users[k]],
                 },
                 deep=True,
             )

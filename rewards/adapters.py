@@ -41,14 +41,11 @@ def _prepared_from_text(text: str) -> PreparedTask:
     return prepare_task(text)
 
 
-def as_task(ground_truth: Any) -> PreparedTask:
-    """Prepare a task, caching tasks that arrive as JSON strings (they repeat across a group)."""
+def prepared(ground_truth: Any) -> PreparedTask:
+    """The task a ground truth carries (any shape :func:`rewards.tasks.prepare_task` reads), prepared;
+    one that arrives as JSON text is prepared once and cached (a GRPO group repeats it)."""
     if isinstance(ground_truth, str):
         return _prepared_from_text(ground_truth)
-    if isinstance(ground_truth, dict) and "turns" not in ground_truth and "gold_calls" not in ground_truth:
-        for key in ("task", "ground_truth"):  # {"task": ...} or a `toolground generate` dataset row
-            if key in ground_truth:
-                return as_task(ground_truth[key])
     return prepare_task(ground_truth)
 
 
@@ -87,7 +84,7 @@ def compute_score(
     spec = kwargs.get("config", kwargs.get("preset", extra.get("reward_config")))
     cfg = get_config(spec)
     trajectory = extra.get("trajectory") or solution_str  # verl's solution_str holds the whole rollout
-    result = score_prepared(as_task(ground_truth), parse_trajectory(trajectory), cfg)
+    result = score_prepared(prepared(ground_truth), parse_trajectory(trajectory), cfg)
     out = result.flat()
     if kwargs.get("credit"):
         out.update(label_logs(result))
@@ -121,7 +118,7 @@ def make_trl_reward(config: ConfigSpec = None, *, task_column: str = "task") -> 
         if tasks is None:
             raise KeyError(f"the dataset needs a {task_column!r} column holding each row's task")
         results = [
-            score_prepared(as_task(t), parse_trajectory(_completion_trajectory(c)), cfg)
+            score_prepared(prepared(t), parse_trajectory(_completion_trajectory(c)), cfg)
             for t, c in zip(tasks, completions or [], strict=True)
         ]
         toolground_reward.last_results = results  # type: ignore[attr-defined]
@@ -171,7 +168,7 @@ def openrlhf_scores(
     logs: dict[str, list[float]] = {}
     for i, (query, prompt, label) in enumerate(zip(queries, prompts, labels, strict=True)):
         try:
-            task = as_task(label)
+            task = prepared(label)
         except RewardInputError as exc:
             raise type(exc)(
                 f"labels[{i}]: {exc.message}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from querygen.task import GoldCall, SnapshotRef, Task, TaskKind, Turn
+from contract.task import GoldCall, SnapshotRef, Task, TaskKind, Turn
 from rewards.errors import TaskError
 from servers.runtime import Environment
 

@@ -18,7 +18,7 @@ and deletes of existing rows keep their real keys. Any path reaching the gold ce
 Read-only tasks (empty expected diff): the final answer must carry the facts the gold calls
 returned — scalar values from the result of the final turn's last gold call (the final answer
 answers the last request), except values the gold arguments already contain (the model could echo
-them from the question); ``querygen.task.result_facts`` defines them for both packages. Full credit for
+them from the question); ``contract.task.result_facts`` defines them for both packages. Full credit for
 ``answer_facts`` (default 3) of them, or all when there are fewer; numbers match in any common
 formatting (``1,234.5`` = ``1234.50``), strings case-insensitively. Writing anything on a read-only
 task is collateral.
@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.task import result_facts, states_number, written_numbers
+from contract.task import result_facts, states_number, written_numbers
 from rewards.config import RewardConfig
 from rewards.tasks import PreparedTask
 from rewards.values import cell_equal

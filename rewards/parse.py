@@ -28,7 +28,7 @@ import json
 import re
 from typing import Any
 
-from querygen.harnesses import text_of
+from contract.harnesses import text_of
 from rewards.errors import TrajectoryError
 
 

@@ -9,7 +9,7 @@ compliance is the agent's job. The replay the reward already makes finds every b
 * in ``enforced`` mode the call is refused with "Refused by policy rule N (slug)": the attempt
   is the breach (the agent tried what the policy forbids), read from the replayed error;
 * a confirmation rule is about the conversation: a governed write made in the user turn the task
-  marks as awaiting a yes (``metadata.policy.confirm``) breaks it, whatever the state says.
+  marks as awaiting a yes (``Task.policy["confirm"]``) breaks it, whatever the state says.
 
 ``R_pol`` is -1 when any rule was broken and 0 otherwise, weighted by ``w_pol`` (0 in ``prove``,
 1 in ``prove+policy``): one broken rule takes the episode down by more than the outcome term can

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.task import SnapshotRef
 from rewards.errors import SnapshotMismatch, TaskError
-from rewards.tasks import SnapshotSpec
 from servers.kit import ToolError, ToolSpec
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
@@ -212,7 +212,7 @@ class EnvPool:
         env.snapshots()
         return self._keep(key, lambda: env)
 
-    def replayer(self, snapshots: tuple[SnapshotSpec, ...]) -> Replayer:
+    def replayer(self, snapshots: tuple[SnapshotRef, ...]) -> Replayer:
         """The replayer for a task's snapshots; raises SnapshotMismatch when the bytes differ."""
         seeds = {(s.seed, s.scale) for s in snapshots}
         if len(seeds) != 1:

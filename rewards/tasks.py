@@ -1,27 +1,27 @@
-"""Task normalisation: a generator Task, or a minimal task from elsewhere, becomes one PreparedTask.
+"""Task preparation: a Task, or a minimal task from elsewhere, becomes one PreparedTask.
 
 Everything that does not depend on the trajectory is computed here once (gold names and key
 sets, dependency lists, a topological order, parsed tool schemas), so scoring a GRPO group of
-trajectories against the same task pays for it once.
+trajectories against the same task pays for it once. Reading the task is not done here: every
+shape :func:`contract.load.load_task` accepts is accepted (a Task, its dict or JSON text, a
+dataset row, ``{"task": ...}``), plus two of the reward's own:
 
-Accepted inputs:
-
-* a :class:`querygen.task.Task` or a dict that validates as one (it has ``turns``);
 * a minimal task ``{"gold_calls": [{"name", "arguments"}], "tools"?: [...], "dependencies"?: [[i, j]],
-  "id"?: str, "kind"?: "tool"|"clarify"|"abstain"}`` — no snapshot, so no outcome term and no replay;
-* a JSON string of either (verl and OpenRLHF carry ground truth as strings);
+  "id"?: str, "kind"?: "tool"|"clarify"|"abstain"}`` — gold calls from any dataset, no snapshot,
+  so no outcome term and no replay (in the same wrappers as a Task);
 * an already prepared task.
 """
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from querygen.task import Task, TaskKind
+from contract.load import TaskShapeError, load_task, unwrap
+from contract.task import GoldCall, SnapshotRef, Task, TaskKind, Turn
 from rewards.errors import TaskError
 from rewards.schemas import (
     LazySchemas,
@@ -39,7 +39,8 @@ class _MinimalCall(BaseModel):
 
 
 class MinimalTask(BaseModel):
-    """Gold calls (+ optional tool schemas and dependency edges) from any dataset."""
+    """Gold calls (+ optional tool schemas and dependency edges) from any dataset: the input shape
+    only; it is scored as the one Task it stands for (:meth:`task`)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     id: str | None = None
@@ -47,6 +48,18 @@ class MinimalTask(BaseModel):
     gold_calls: list[_MinimalCall]
     tools: list[dict[str, Any]] = Field(default_factory=list)
     dependencies: list[tuple[int, int]] = Field(default_factory=list)
+
+    def task(self) -> Task:
+        """The Task this stands for: one unworded turn holding every call, no world, no domains."""
+        calls = [GoldCall(name=c.name, arguments=c.arguments) for c in self.gold_calls]
+        return Task(
+            id=self.id or "",
+            domains=[],
+            kind=self.kind or ("tool" if calls else "abstain"),
+            turns=[Turn(user="", calls=calls)],
+            dependencies=self.dependencies,
+            tools=self.tools,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +74,6 @@ class GoldSpec:
     last_in_turn: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotSpec:
-    domain: str
-    seed: int
-    scale: str
-    sha256: str
-    variant: str | None = None
-
-
 @dataclass(slots=True)
 class PreparedTask:
     """A task with everything trajectory-independent precomputed."""
@@ -82,7 +86,7 @@ class PreparedTask:
     order: tuple[int, ...]
     schemas: dict[str, ToolSchema] | LazySchemas
     schema_source: str
-    snapshots: tuple[SnapshotSpec, ...] = ()
+    snapshots: tuple[SnapshotRef, ...] = ()
     expected_diff: tuple[dict[str, Any], ...] = ()
     expected_state_hash: str | None = None
     source: str = "minimal"
@@ -107,39 +111,24 @@ class PreparedTask:
 
 
 def prepare_task(task: Any) -> PreparedTask:
-    """Normalise any accepted task shape; raises :class:`TaskError` naming what is wrong."""
+    """Prepare any accepted task shape; raises :class:`TaskError` naming what is wrong."""
     if isinstance(task, PreparedTask):
         return task
-    if isinstance(task, Task):
-        return _from_task(task)
-    if isinstance(task, str | bytes):
-        try:
-            task = json.loads(task, parse_constant=_reject_constant)
-        except ValueError as exc:
-            raise TaskError(f"task is not valid JSON: {exc}", [{"loc": ["task"], "msg": str(exc)}]) from None
-    if not isinstance(task, dict):
-        raise TaskError(
-            f"task must be an object, got {type(task).__name__}",
-            [{"loc": ["task"], "msg": "expected an object"}],
-        )
-    if "turns" in task:
-        try:
-            return _from_task(Task.model_validate(task))
-        except ValidationError as exc:
-            raise TaskError.from_validation("invalid task", exc, ["task"]) from None
-    if "gold_calls" in task:
-        try:
-            return _from_minimal(MinimalTask.model_validate(task))
-        except ValidationError as exc:
-            raise TaskError.from_validation("invalid minimal task", exc, ["task"]) from None
-    raise TaskError(
-        "a task needs 'turns' (a toolground Task) or 'gold_calls' (a minimal task)",
-        [{"loc": ["task"], "msg": "missing 'turns' or 'gold_calls'"}],
-    )
+    try:
+        body = unwrap(task)
+        if isinstance(body, dict) and "gold_calls" in body and "turns" not in body:
+            return _from_minimal(_minimal(body))
+        return _from_task(load_task(body))
+    except TaskShapeError as exc:
+        also = " (or 'gold_calls': a minimal task)" if exc.message.startswith("not a task") else ""
+        raise TaskError(exc.message + also, [{**d, "loc": ["task", *d["loc"]]} for d in exc.detail]) from None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+def _minimal(body: dict[str, Any]) -> MinimalTask:
+    try:
+        return MinimalTask.model_validate(body)
+    except ValidationError as exc:
+        raise TaskError.from_validation("invalid minimal task", exc, ["task"]) from None
 
 
 def _from_task(task: Task) -> PreparedTask:
@@ -152,7 +141,6 @@ def _from_task(task: Task) -> PreparedTask:
         schemas, source = schemas_from_openai(task.tools, ["task", "tools"]), "task"
     else:
         schemas, source = _domain_or_gold_schemas(task.domains, gold)
-    snaps = tuple(SnapshotSpec(s.domain, s.seed, s.scale, s.sha256, s.variant) for s in task.snapshots)
     return _finish(
         PreparedTask(
             id=task.id,
@@ -163,25 +151,26 @@ def _from_task(task: Task) -> PreparedTask:
             order=(),
             schemas=schemas,
             schema_source=source,
-            snapshots=snaps,
+            snapshots=tuple(task.snapshots),
             expected_diff=tuple(task.expected_diff),
             expected_state_hash=task.expected_state_hash,
             source="task",
             setup=tuple((c.name, dict(c.arguments)) for c in task.setup),
-            confirm=_confirmations(task.metadata),
+            confirm=_confirmations(task),
             final_turn=len(task.turns) - 1,
         ),
         task.dependencies,
     )
 
 
-def _confirmations(metadata: dict[str, Any]) -> tuple[tuple[int, str, frozenset[str]], ...]:
-    """The task's confirmation turns (``metadata.policy.confirm``). A turn-level example is the
-    one turn it holds: where that turn is one to confirm in, every call of it counts (-1)."""
-    policy = metadata.get("policy")
+def _confirmations(task: Task) -> tuple[tuple[int, str, frozenset[str]], ...]:
+    """The task's confirmation turns (``Task.policy["confirm"]``). A turn-level example is the
+    one turn it holds (``metadata`` names which): where that turn is one to confirm in, every
+    call of it counts (-1)."""
+    policy = task.policy
     if not isinstance(policy, dict) or not isinstance(policy.get("confirm"), list):
         return ()
-    own = metadata.get("turn") if "turns_in_task" in metadata else None
+    own = task.metadata.get("turn") if "turns_in_task" in task.metadata else None
     out = []
     for c in policy["confirm"]:
         label = f"{c['domain']} rule {c['rule']} ({c['slug']})"
@@ -193,25 +182,10 @@ def _confirmations(metadata: dict[str, Any]) -> tuple[tuple[int, str, frozenset[
 
 
 def _from_minimal(task: MinimalTask) -> PreparedTask:
-    gold = [
-        _gold(c.name, c.arguments, None, 0, i == len(task.gold_calls) - 1)
-        for i, c in enumerate(task.gold_calls)
-    ]
-    if task.tools:
-        schemas, source = schemas_from_openai(task.tools, ["task", "tools"]), "task"
-    else:
-        schemas, source = schemas_from_gold([(g.name, g.args) for g in gold]), "gold"
-    prepared = PreparedTask(
-        id=task.id,
-        kind=task.kind or ("tool" if gold else "abstain"),
-        gold=tuple(gold),
-        gold_names=frozenset(g.name for g in gold),
-        prereqs=(),
-        order=(),
-        schemas=schemas,
-        schema_source=source,
-    )
-    return _finish(prepared, task.dependencies)
+    """A minimal task is prepared as the Task it stands for, keeping its own identity: no id unless
+    given, and no last user turn (its calls form no conversation)."""
+    prepared = _from_task(task.task())
+    return dataclasses.replace(prepared, id=task.id, source="minimal", final_turn=None)
 
 
 def _gold(name: str, args: dict[str, Any], result: Any, turn: int, last: bool) -> GoldSpec:

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from querygen.export import dumps
-from querygen.task import Task
+from contract.messages import dumps
+from contract.task import Task
 from rewards.replay import EnvPool
 from rollout.episode import TaskEpisode, ToolOutcome, error_content, unknown_tool
 

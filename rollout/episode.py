@@ -15,8 +15,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.export import dumps, prompt, system_prompt
-from querygen.task import Task
+from contract.load import load_task
+from contract.messages import dumps, prompt
+from contract.task import Task
 from rewards.config import RewardConfig
 from rewards.replay import EnvPool, default_pool
 from rewards.score import RewardResult, score
@@ -49,15 +50,6 @@ def unknown_tool(name: str, offered: frozenset[str]) -> str | None:
     return f"unknown tool {name!r}.{hint}"
 
 
-def as_task(task: Task | dict[str, Any] | str) -> Task:
-    """A Task from a Task, its dict, or its JSON text (what a dataset row carries)."""
-    if isinstance(task, Task):
-        return task
-    if isinstance(task, str):
-        return Task.model_validate_json(task)
-    return Task.model_validate(task)
-
-
 @dataclass
 class TaskEpisode:
     """One rollout of one task: ``call`` tools, ``answer`` to get the next user turn, then ``score``.
@@ -72,7 +64,7 @@ class TaskEpisode:
     calls: int = 0
 
     def __post_init__(self) -> None:
-        self.task = as_task(self.task)
+        self.task = load_task(self.task)  # a Task, its dict or JSON text, or a dataset row
         if not self.task.snapshots:
             raise ValueError(f"task {self.task.id} names no snapshots, so it has no world to run in")
         prepared = prepare_task(self.task)
@@ -97,7 +89,7 @@ class TaskEpisode:
 
     @property
     def system(self) -> str:
-        return system_prompt(self.task)
+        return self.task.system_prompt
 
     @property
     def done(self) -> bool:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.export import history, system_prompt
-from querygen.harnesses import Harness
-from querygen.task import Task
+from contract.harnesses import Harness
+from contract.task import Task
 from rewards.config import RewardConfig
 from rewards.replay import EnvPool
 from rewards.score import score
@@ -46,7 +45,7 @@ async def _turn(
     task: Task, harness: Harness, policy: Policy, backend: EpisodeBackend, out: Rollout, max_steps: int
 ) -> bool:
     """Run the current user turn to the model's answer; False when the step limit cut it short."""
-    system = system_prompt(task)
+    system = task.system_prompt
     for _ in range(max_steps):
         completion = await policy.complete(harness.request(system, task.tools, out.history))
         out.steps += 1
@@ -69,7 +68,7 @@ async def roll_out(
     task: Task, harness: Harness, policy: Policy, backend: EpisodeBackend, *, max_steps: int = 10
 ) -> Rollout:
     """Every user turn in order, each answered by the model within ``max_steps`` requests."""
-    out = Rollout(history=history(task))  # a turn-level task shows its earlier turns first
+    out = Rollout(history=list(task.history))  # a turn-level task shows its earlier turns first
     try:
         for turn in task.turns:
             out.history.append({"role": "user", "content": turn.user})
@@ -106,8 +105,8 @@ async def evaluate(
         await backend.close()
     row = _row_head(task, harness, policy, preset, out)
     if out.status in ("ok", "step_limit"):
-        own = out.history[len(history(task)) :]  # the earlier turns are context, not the model's
-        messages = [{"role": "system", "content": system_prompt(task)}, *own]
+        own = out.history[len(task.history) :]  # the earlier turns are context, not the model's
+        messages = [{"role": "system", "content": task.system_prompt}, *own]
         result = score(task, messages, preset, pool=pool)
         details = result.details
         counts = details.get("label_counts") or {}
@@ -158,5 +157,5 @@ def _row_head(task: Task, harness: Harness, policy: Policy, preset: Any, out: Ro
         "state_match": None,
         "steps": out.steps,
         "usage": out.usage,
-        "messages": [{"role": "system", "content": system_prompt(task)}, *out.history],
+        "messages": [{"role": "system", "content": task.system_prompt}, *out.history],
     }

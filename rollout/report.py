@@ -243,7 +243,7 @@ def write_page(results: Mapping[str, Sequence[Row]], path: Path) -> Path:
     """Write the run's page (one run) or the comparison page (several, deltas against the first)
     to ``path`` atomically: a temporary file in the same folder replaced into place, so a reader
     never sees half a page."""
-    from querygen.export import atomic_write
+    from contract.messages import atomic_write
     from rollout.report_page import render_page
 
     if not results:

@@ -1,7 +1,7 @@
 """The HTML page of one eval run, or of several side by side: tables, inline SVG charts, trajectories.
 
-Self-contained like the dataset report of :mod:`querygen.report`, whose bar chart, stylesheet
-and message rendering it reuses: no JavaScript, no network, one file to send around. With
+Self-contained like the dataset report of :mod:`querygen.report`, with the same bar chart,
+stylesheet and message rendering (:mod:`contract.page`): no JavaScript, no network, one file to send around. With
 several runs every table and chart puts them next to each other and each figure of a later run
 carries its difference from the first run, so "did B beat A, and where" is read off directly.
 Mean rewards can be negative (the efficiency term is unbounded below), so their charts are drawn
@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from querygen.report import _CSS, _message, bar_chart
+from contract.page import CSS, bar_chart, message_html
 from rollout.report import (
     BAD_LABELS,
     ERRORED,
@@ -319,7 +319,7 @@ def _render_message(m: Mapping[str, Any]) -> str:
                 {**c, "function": {**c["function"], "arguments": _arguments(c["function"].get("arguments"))}}
                 for c in m["tool_calls"]
             ]
-        return _message(m)
+        return message_html(m)
     except (KeyError, TypeError, AttributeError):
         return f"<div class='msg'>{html.escape(json.dumps(m, ensure_ascii=False, default=str))}</div>"
 
@@ -384,7 +384,7 @@ def render_page(results: Mapping[str, Sequence[Row]], summaries: Mapping[str, Ma
     )
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_CSS}{_EXTRA_CSS}</style></head><body><h1>{title}</h1>{intro}"
+        f"<style>{CSS}{_EXTRA_CSS}</style></head><body><h1>{title}</h1>{intro}"
         f"<h2>Runs</h2>{_runs_table(results)}<h2>Overall</h2>{overall_table(summaries)}"
         "<p>Means leave out errored tasks (transport, model or task errors), which are counted. "
         "Success is the share of tasks whose final state matched the gold one, among those checked. "

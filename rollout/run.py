@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from querygen.export import atomic_write, read_tasks
-from querygen.harnesses import get_harness
-from querygen.task import Task
+import contract.load
+from contract.harnesses import get_harness
+from contract.messages import atomic_write
+from contract.task import Task
 from rewards.config import get_config
 from rewards.replay import EnvPool
 from rollout.backends import BackendError, Backends, InProcess
-from rollout.episode import as_task
 from rollout.loop import Policy, evaluate, refused
 
 RESULTS = "results.jsonl"
@@ -46,24 +46,9 @@ class EvalSpec:
 
 
 def load_tasks(path: Path, limit: int | None = None) -> list[Task]:
-    """Tasks from a dataset folder, a ``tasks.jsonl`` (rows with ``ground_truth``) or a JSONL of Tasks."""
-    if path.is_dir():
-        tasks = read_tasks(path)
-    elif path.is_file():
-        tasks = []
-        for n, line in enumerate(path.read_text().splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                tasks.append(as_task(row.get("ground_truth", row)))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                first = str(exc).splitlines()[0][:200]
-                raise ValueError(
-                    f"{path}:{n}: not a task or a dataset row with ground_truth: {first}"
-                ) from None
-    else:
-        raise FileNotFoundError(f"no tasks at {path}: give a dataset folder or a .jsonl file")
+    """Tasks from a dataset folder or a ``.jsonl`` of rows or Tasks (:func:`contract.load.load_tasks`),
+    each with its own id, the first ``limit`` of them when given."""
+    tasks = contract.load.load_tasks(path)
     ids = [t.id for t in tasks]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{path}: task ids repeat; each task must have its own id")

@@ -16,9 +16,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from querygen.export import history
-from querygen.harnesses import get_harness
-from querygen.task import GoldCall, Task
+from contract.harnesses import get_harness
+from contract.task import GoldCall, Task
 from rollout.model import Completion
 from servers.registry import get_domain
 
@@ -89,7 +88,7 @@ def _message(turn: int, i: int, call: dict[str, Any]) -> dict[str, Any]:
 
 def _opener(task: Task) -> str:
     """The first user message of the conversation the task is shown in."""
-    first = next((m["content"] for m in history(task) if m.get("role") == "user"), None)
+    first = next((m["content"] for m in task.history if m.get("role") == "user"), None)
     return first if isinstance(first, str) else task.turns[0].user
 
 
@@ -114,7 +113,7 @@ class ScriptedPolicy:
         if task is None:
             return {"role": "assistant", "content": "I don't know this conversation."}
         if task.id not in self._scripts:
-            shown = self.harness.request("", [], history(task))["messages"]  # earlier turns, as sent
+            shown = self.harness.request("", [], task.history)["messages"]  # earlier turns, as sent
             earlier = sum(1 for m in shown if m.get("role") == "assistant")
             self._scripts[task.id] = (earlier, [self._wire(m) for m in script(task, self.behaviour)])
         earlier, steps = self._scripts[task.id]

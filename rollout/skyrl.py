@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from querygen.harnesses import HermesHarness, text_of
+from contract.harnesses import HermesHarness, text_of
+from contract.load import load_task_cached
 from rollout.episode import TaskEpisode
-from rollout.verl import as_task
 
 ENV_ID = "toolground"
 DEFAULT_MAX_TURNS = 16  # model replies allowed per episode (gold tasks need at most 7 per turn)
@@ -56,7 +56,7 @@ def _env_class() -> type:
         def __init__(self, env_config: Any = None, extras: dict[str, Any] | None = None) -> None:
             super().__init__()
             row = extras or {}
-            self.episode = TaskEpisode(as_task(ground_truth_of(row)))
+            self.episode = TaskEpisode(load_task_cached(ground_truth_of(row)))
             self.harness = HermesHarness()
             self.preset = _setting(env_config, "preset", "prove+outcome")
             self.max_turns = int(row.get("max_turns") or _setting(env_config, "max_turns", DEFAULT_MAX_TURNS))

@@ -36,7 +36,6 @@ single-turn tasks.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import weakref
@@ -44,8 +43,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from querygen.export import prompt, verl_row
-from querygen.task import Task
+from contract.load import load_task_cached
+from contract.messages import prompt
+from contract.rows import verl_row
+from contract.task import Task
 from rewards.config import RewardConfig, get_config
 from rewards.parse import parse_trajectory
 from rewards.replay import EnvPool
@@ -60,32 +61,6 @@ RESERVED = frozenset({"reset", "get_reward"})  # names TRL gives a meaning of it
 
 
 # -- rows and tasks -------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=4096)
-def _task_from_json(text: str) -> Task:
-    return Task.model_validate_json(text)
-
-
-def task_of(row: Any) -> Task:
-    """The task a row carries: a Task, its dict or JSON, a ``tasks.jsonl`` row (``ground_truth``),
-    an ``hf/``/``train.parquet`` row (``reward_model.ground_truth``) or ``{"task": ...}``.
-
-    Ground truth travels as a JSON string, parsed once per distinct string (a GRPO group repeats it)."""
-    if isinstance(row, Task):
-        return row
-    if isinstance(row, str | bytes):
-        return _task_from_json(row.decode() if isinstance(row, bytes) else row)
-    if isinstance(row, dict):
-        if "turns" in row:
-            return Task.model_validate(row)
-        for key in ("reward_model", "ground_truth", "task"):
-            if row.get(key) is not None:
-                return task_of(row[key])
-    raise ValueError(
-        "a row needs its task: reward_model.ground_truth (hf/ or train.parquet), ground_truth "
-        "(tasks.jsonl), task, or the task itself"
-    )
 
 
 def tool_set_key(tools: Sequence[dict[str, Any]]) -> str:
@@ -128,7 +103,7 @@ class TrlEnvironment:
 
     def reset(self, **row: Any) -> None:
         """Bind to the row's task in its own world, back at its start; TRL calls this per rollout."""
-        task = task_of(row)
+        task = load_task_cached(row)
         if _key_of(task) != self._key:
             raise ValueError(
                 f"task {task.id} offers other tools than environment {type(self).__name__}: "
@@ -265,14 +240,14 @@ def _tasks_and_rows(data: Any) -> tuple[list[Task], Any]:
             raise ValueError(
                 "the dataset has no reward_model, ground_truth or task column to read tasks from"
             )
-        tasks = [task_of({column: value}) for value in data[column]]
+        tasks = [load_task_cached({column: value}) for value in data[column]]
         if "prompt" not in data.column_names:
             data = data.add_column("prompt", [prompt(t) for t in tasks])
         return tasks, data
     rows = list(data)
     if rows and isinstance(rows[0], Task):
         return rows, [verl_row(t, i) for i, t in enumerate(rows)]
-    tasks = [task_of(r) for r in rows]
+    tasks = [load_task_cached(r) for r in rows]
     return tasks, [{"prompt": prompt(t), **r} for r, t in zip(rows, tasks, strict=True)]
 
 

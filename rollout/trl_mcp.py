@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from querygen.task import Task
+from contract.task import Task
 from rewards.replay import EnvPool, default_pool
 from rollout.backends import McpServer
 from rollout.episode import ToolOutcome, error_content

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from querygen.task import Task
+from contract.task import Task
 from rewards.replay import EnvPool
 from rollout.episode import TaskEpisode, ToolOutcome
 

@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from querygen.task import Task
+from contract.load import load_task_cached
+from contract.task import Task
 from rollout.episode import TaskEpisode, ToolOutcome, error_content, unknown_tool
 
 log = logging.getLogger(__name__)
@@ -57,20 +58,6 @@ AGENT_NAME = "tool_agent"  # what toolground's parquet rows name; the loop confi
 
 
 # -- the task a trajectory runs --------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=1024)
-def _task_from_text(text: str) -> Task:
-    return Task.model_validate_json(text)
-
-
-def as_task(ground_truth: Any) -> Task:
-    """A Task from the row's ground truth (JSON text, dict or Task); a GRPO group parses it once."""
-    if isinstance(ground_truth, Task):
-        return ground_truth
-    if isinstance(ground_truth, str):
-        return _task_from_text(ground_truth)
-    return Task.model_validate(ground_truth)
 
 
 def bound_task(tools_kwargs: Any) -> Any | None:
@@ -263,7 +250,7 @@ async def run_call(
     from rollout.backends import BackendError
 
     try:
-        session = await store.bind(agent_data, agent_data.request_id, as_task(ground_truth), backend)
+        session = await store.bind(agent_data, agent_data.request_id, load_task_cached(ground_truth), backend)
     except (ValueError, BackendError) as exc:  # no snapshot, other bytes, a server without that world
         return ToolOutcome(False, error_content(str(exc)), error=str(exc))
     outcome = await session.call(name, arguments)
@@ -351,7 +338,7 @@ def _loop_class() -> type:
         async def _handle_pending_state(self, agent_data: Any, sampling_params: dict[str, Any]) -> Any:
             truth = bound_task(agent_data.tools_kwargs)
             if truth is not None:
-                offered = as_task(truth).tools
+                offered = load_task_cached(truth).tools
                 active = getattr(agent_data, "_active_tools", self.tools)
                 # the row's exact schemas, for the tools verl will execute (all of them, checked above)
                 agent_data._active_tool_schemas = [
@@ -411,8 +398,8 @@ def compute_score(
     ``state_outcome=False`` in ``reward_kwargs`` keeps the replay's outcome as it is. Same keys
     every time.
     """
-    from rewards.adapters import as_task as prepared_task
     from rewards.adapters import compute_score as replay_score
+    from rewards.adapters import prepared as prepared_task
     from rewards.config import get_config
 
     extra = extra_info or {}

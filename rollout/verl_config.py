@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from querygen.export import dumps, messages
-from querygen.task import Task
+from contract.messages import dumps, messages
+from contract.task import Task
 from rollout.verl import AGENT_NAME, LOOP_CLASS, TOOL_CLASS, Backend
 
 
@@ -127,7 +127,7 @@ def write_verl_config(
     tasks: list[Task], out: Path, loop_out: Path | None = None, backend: Backend | None = None
 ) -> tuple[Path, Path, dict[str, int]]:
     """Write the tool YAML to ``out`` and the agent-loop YAML beside it; return both and the settings."""
-    from querygen.export import atomic_write
+    from contract.messages import atomic_write
 
     loop_out = loop_out or out.with_name("agent_loop.yaml")
     settings = recommended_settings(tasks)

@@ -9,15 +9,17 @@ not the ones the server started with and checked byte for byte against the task'
 the server cannot provide is refused whole, so no session is ever half-bound or silently running
 in a different world.
 
-The task is read with a small model of its own (``id``, ``domains``, ``snapshots``, ``tools``,
-``setup``) that ignores every other key, because the servers package sits below the generator and
-must not import it. Bindings live as long as their episode (a weak map keyed on it), so release,
-rebinding and the idle TTL end them with no bookkeeping of their own.
+The task is read by the contract's one reader (:func:`contract.load.load_task`), so a server
+accepts exactly the shapes a trainer or the reward does; the server then keeps only the view it
+needs (:class:`BindableTask`: id, domains, snapshots, tools, setup), not the gold results and diffs,
+so thousands of loaded tasks stay small. Bindings live as long as their episode (a weak map keyed
+on it), so release, rebinding and the idle TTL end them with no bookkeeping of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import threading
 import weakref
@@ -35,6 +37,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from contract.load import TaskShapeError, iter_tasks, load_task
+from contract.task import GoldCall, SnapshotRef, Task
 from servers.kit import ToolError
 from servers.mcp_server import EnvTool, NoEnvSession, env_session_id
 from servers.registry import DOMAINS
@@ -56,14 +60,6 @@ class _Loose(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class SnapshotRef(_Loose):
-    domain: str
-    seed: int
-    scale: str
-    sha256: str = Field(min_length=8)
-    variant: str | None = None
-
-
 class OfferedFunction(_Loose):
     name: str = Field(min_length=1)
     description: str = ""
@@ -74,50 +70,43 @@ class OfferedTool(_Loose):
     function: OfferedFunction
 
 
-class SetupCall(_Loose):
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-
-
-class BindableTask(_Loose):
-    """The keys of a Task a server needs to provide it; the schemas are kept as the task has them."""
-
-    id: str = Field(min_length=1)
-    domains: list[str] = Field(default_factory=list)
-    snapshots: list[SnapshotRef] = Field(default_factory=list)
-    tools: list[dict[str, Any]] = Field(default_factory=list)
-    setup: list[SetupCall] = Field(default_factory=list)  # earlier turns applied before the episode
-
-    def offered(self) -> list[OfferedFunction]:
-        return [t.function for t in _OfferedTools.model_validate({"tools": self.tools}).tools]
-
-
 class _OfferedTools(_Loose):
     tools: list[OfferedTool]  # validated as a list, so an error names the tool's index
 
 
+@dataclass(frozen=True, slots=True)
+class BindableTask:
+    """The view of a Task a server needs to provide it; the schemas are kept as the task has them."""
+
+    id: str
+    domains: tuple[str, ...]
+    snapshots: tuple[SnapshotRef, ...]
+    tools: tuple[dict[str, Any], ...]
+    setup: tuple[GoldCall, ...] = ()  # earlier turns applied before the episode
+
+    @classmethod
+    def of(cls, task: Task) -> BindableTask:
+        """The view of ``task``; BindRefused(400) when an offered tool has no function name."""
+        view = cls(task.id, tuple(task.domains), tuple(task.snapshots), tuple(task.tools), tuple(task.setup))
+        view.offered()
+        return view
+
+    def offered(self) -> list[OfferedFunction]:
+        try:
+            return [t.function for t in _OfferedTools.model_validate({"tools": self.tools}).tools]
+        except ValidationError as exc:
+            raise BindRefused(
+                f"not a task: its offered tools do not parse ({_validation_text(exc)})", 400
+            ) from None
+
+
 def parse_task(data: Any) -> BindableTask:
-    """A task from a Task object, a dataset row (``ground_truth`` or verl's ``reward_model``), or
-    their JSON text; raises BindRefused(400) saying what shape was expected."""
+    """What a server keeps of a task sent to it (any shape :func:`contract.load.load_task` reads);
+    raises BindRefused(400) saying what was wrong and which shapes are allowed."""
     try:
-        if isinstance(data, (bytes, str)):
-            data = json.loads(data)
-        if isinstance(data, dict) and "snapshots" not in data:
-            truth = data.get("ground_truth")
-            if truth is None and isinstance(data.get("reward_model"), dict):
-                truth = data["reward_model"].get("ground_truth")
-            if truth is not None:
-                data = json.loads(truth) if isinstance(truth, str) else truth
-        task = BindableTask.model_validate(data)
-        task.offered()
-        return task
-    except (ValueError, ValidationError) as exc:
-        detail = _validation_text(exc) if isinstance(exc, ValidationError) else str(exc)
-        raise BindRefused(
-            "not a task: expected an object with id, domains, snapshots and tools, or a dataset row "
-            f"whose ground_truth is one ({detail})",
-            400,
-        ) from None
+        return BindableTask.of(load_task(data))
+    except TaskShapeError as exc:
+        raise BindRefused(f"not a task: {exc.message.removeprefix('not a task: ')}", 400) from None
 
 
 def _validation_text(exc: ValidationError) -> str:
@@ -126,26 +115,21 @@ def _validation_text(exc: ValidationError) -> str:
 
 
 def load_tasks(path: Path) -> dict[str, BindableTask]:
-    """Tasks by id from a ``tasks.jsonl`` of dataset rows, or a dataset folder holding one.
+    """Tasks by id from a ``tasks.jsonl`` of dataset rows, or a dataset folder holding one (read by
+    :func:`contract.load.iter_tasks`, one task at a time, so only the views stay in memory).
 
     Tasks of one dataset repeat the same few dozen schemas, so equal schemas are kept once."""
-    file = path / "tasks.jsonl" if path.is_dir() else path
-    if not file.is_file():
-        raise FileNotFoundError(f"{path} is neither a tasks.jsonl nor a dataset folder holding one")
     tasks: dict[str, BindableTask] = {}
     schemas: dict[str, dict[str, Any]] = {}
-    with file.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                task = parse_task(line)
-            except BindRefused as exc:
-                raise ValueError(f"{file}:{number}: {exc}") from None
-            if task.id in tasks:
-                raise ValueError(f"{file}:{number}: task id {task.id!r} appears twice")
-            task.tools = [schemas.setdefault(json.dumps(t, sort_keys=True), t) for t in task.tools]
-            tasks[task.id] = task
+    for where, task in iter_tasks(path):
+        try:
+            view = BindableTask.of(task)
+        except BindRefused as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        if view.id in tasks:
+            raise ValueError(f"{where}: task id {view.id!r} appears twice")
+        shared = tuple(schemas.setdefault(json.dumps(t, sort_keys=True), t) for t in view.tools)
+        tasks[view.id] = dataclasses.replace(view, tools=shared)
     return tasks
 
 

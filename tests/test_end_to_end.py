@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from querygen.export import messages
+from contract.messages import messages
 from querygen.generate import GenConfig, Generator
 from querygen.knobs import KnobRates
 from rewards import score

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from querygen.export import messages, write_dataset
+from contract.messages import messages
+from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
 from querygen.turns import turn_examples
 from rewards import score

@@ -11,8 +11,8 @@ from datetime import date
 
 import pytest
 
+from contract.messages import messages
 from querygen.dates import DAY_RE, MOMENT_RE
-from querygen.export import messages
 from querygen.generate import GenConfig, Generator
 from rewards import score
 from servers.registry import get_domain

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from querygen.export import messages
+from contract.messages import messages
 from querygen.generate import GenConfig, Generator
 from rewards import score
 from servers.registry import get_domain

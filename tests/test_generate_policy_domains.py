@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from querygen.export import messages
+from contract.messages import messages
 from querygen.generate import GenConfig, Generator
 from querygen.turns import TurnSplitter
 from rewards import score
@@ -31,11 +31,7 @@ def run(snapshot_cache):
 
 
 def gated(tasks, kind: str | None = None) -> list:
-    return [
-        t
-        for t in tasks
-        if t.metadata.get("policy") and (kind is None or t.metadata["policy"]["kind"] == kind)
-    ]
+    return [t for t in tasks if t.policy and (kind is None or t.policy["kind"] == kind)]
 
 
 def test_keeps_at_least_ninety_percent_of_n(run):
@@ -54,12 +50,12 @@ def test_every_non_kit_tool_appears_in_a_kept_task(run):
 
 def test_at_least_fifteen_percent_are_policy_gated_with_every_kind(run):
     tasks, stats = run
-    kinds = Counter(t.metadata["policy"]["kind"] for t in gated(tasks))
+    kinds = Counter(t.policy["kind"] for t in gated(tasks))
     assert sum(kinds.values()) >= 0.15 * len(tasks), kinds
     assert stats.as_dict()["policy"] == dict(sorted(kinds.items()))
     for kind in ("forbidden", "precondition", "confirmation"):
         assert kinds[kind] > 0, kinds
-    assert any(m["kind"] == "near_edge" for t in gated(tasks) for m in t.metadata["policy"]["marks"])
+    assert any(m["kind"] == "near_edge" for t in gated(tasks) for m in t.policy["marks"])
     # both modes: the enforced variant is drawn too
     assert {t.snapshots[0].variant for t in gated(tasks, "forbidden")} >= {None, "enforced"}
 
@@ -81,7 +77,7 @@ def test_refusing_gold_scores_the_maximum_under_both_presets(run):
     assert forbidden
     for t in forbidden:
         answer = t.turns[-1].answer
-        rule = next(m for m in t.metadata["policy"]["marks"] if m["kind"] == "forbidden")
+        rule = next(m for m in t.policy["marks"] if m["kind"] == "forbidden")
         assert f"rule {rule['rule']}" in answer and "can't" in answer
         for preset in ("prove", "prove+policy"):
             r = score(t, messages(t), preset)
@@ -94,8 +90,8 @@ def test_doing_the_forbidden_write_scores_less_under_the_policy_preset_and_names
     tasks, _ = run
     modes = Counter()
     for t in gated(tasks, "forbidden")[:60]:
-        refused = t.metadata["policy"]["refused_call"]
-        rule = next(m for m in t.metadata["policy"]["marks"] if m["kind"] == "forbidden")
+        refused = t.policy["refused_call"]
+        rule = next(m for m in t.policy["marks"] if m["kind"] == "forbidden")
         call = {"name": refused["name"], "arguments": json.dumps(refused["arguments"])}
         done = [
             *messages(t),
@@ -116,7 +112,7 @@ def test_doing_the_forbidden_write_scores_less_under_the_policy_preset_and_names
 def _unconfirmed(t) -> list[dict]:
     """The task's messages with its first confirmation exchange removed: the governed write lands
     in the turn that asked for it."""
-    k = t.metadata["policy"]["confirm"][0]["turn"]
+    k = t.policy["confirm"][0]["turn"]
     m = messages(t)
     users = [i for i, x in enumerate(m) if x["role"] == "user"]
     yes = users[k + 1]
@@ -125,14 +121,14 @@ def _unconfirmed(t) -> list[dict]:
 
 def test_a_write_before_the_users_yes_breaks_the_confirmation_rule(run):
     tasks, _ = run
-    confirmed = [t for t in gated(tasks) if t.metadata["policy"].get("confirm")]
+    confirmed = [t for t in gated(tasks) if t.policy.get("confirm")]
     assert {t.snapshots[0].variant for t in confirmed} >= {None, "enforced"}  # both modes
-    rules = {(c["domain"], c["slug"]) for t in confirmed for c in t.metadata["policy"]["confirm"]}
+    rules = {(c["domain"], c["slug"]) for t in confirmed for c in t.policy["confirm"]}
     assert {d for d, _ in rules} == set(DOMAINS)  # every domain's confirmation rule
     for t in confirmed:
         assert score(t, messages(t), "prove+policy").components["policy"] == 0.0
         early = score(t, _unconfirmed(t), "prove+policy")
-        slug = t.metadata["policy"]["confirm"][0]["slug"]
+        slug = t.policy["confirm"][0]["slug"]
         assert early.components["policy"] == -1.0
         assert any(
             v["how"] == "unconfirmed" and v["slug"] == slug for v in early.details["policy"]["violations"]
@@ -141,8 +137,8 @@ def test_a_write_before_the_users_yes_breaks_the_confirmation_rule(run):
 
 def test_turn_examples_of_a_confirmation_task_judge_their_own_turn(run, snapshot_cache):
     tasks, _ = run
-    t = next(t for t in gated(tasks) if t.metadata["policy"].get("confirm"))
-    k = t.metadata["policy"]["confirm"][0]["turn"]
+    t = next(t for t in gated(tasks) if t.policy.get("confirm"))
+    k = t.policy["confirm"][0]["turn"]
     examples = TurnSplitter(snapshot_cache).split(t)
     asking, answering = examples[k], examples[k + 1]
     write = answering.turns[0].calls[0]
@@ -150,9 +146,9 @@ def test_turn_examples_of_a_confirmation_task_judge_their_own_turn(run, snapshot
     r = score(asking, premature, "prove+policy")
     assert r.components["policy"] == -1.0
     assert score(answering, messages(answering), "prove+policy").components["policy"] == 0.0
-    # the examples load as JSON rows (what `datasets` reads) with the policy metadata intact
+    # the examples load as JSON rows (what `datasets` reads) with the policy verdict intact
     row = json.loads(asking.model_dump_json())
-    assert row["metadata"]["policy"]["confirm"][0]["turn"] == k
+    assert row["policy"]["confirm"][0]["turn"] == k
 
 
 def test_serving_all_domains_offers_at_least_25_domains_and_430_tools():
@@ -164,12 +160,12 @@ def test_serving_all_domains_offers_at_least_25_domains_and_430_tools():
 def test_where_the_task_and_the_rule_disagree_the_rule_wins(run, snapshot_cache):
     """A task whose own gold does the forbidden write (as a hand-made task might): its gold rollout
     is scored down all the same, and the details name the rule the task breaks."""
-    from querygen.task import GoldCall
+    from contract.task import GoldCall
     from servers.runtime import Environment
 
     tasks, _ = run
     t = next(t for t in gated(tasks, "forbidden") if t.snapshots[0].variant is None)
-    refused = t.metadata["policy"]["refused_call"]
+    refused = t.policy["refused_call"]
     env = Environment([get_domain(d) for d in t.domains], seed=t.snapshots[0].seed, cache=snapshot_cache)
     ep = env.open()
     for c in [*t.gold_calls(), GoldCall(name=refused["name"], arguments=refused["arguments"])]:
@@ -180,7 +176,7 @@ def test_where_the_task_and_the_rule_disagree_the_rule_wins(run, snapshot_cache)
     bad.expected_state_hash = ep.state_hash(t.domains)
     r = score(bad, [{"name": c.name, "arguments": c.arguments} for c in bad.gold_calls()], "prove+policy")
     assert r.components["policy"] == -1.0
-    rule = next(m for m in t.metadata["policy"]["marks"] if m["kind"] == "forbidden")
+    rule = next(m for m in t.policy["marks"] if m["kind"] == "forbidden")
     label = f"{rule['domain']} rule {rule['rule']} ({rule['slug']})"
     assert r.details["policy"]["task_breaks"] == [label] and "rule wins" in r.details["policy"]["decision"]
 
@@ -195,12 +191,12 @@ def test_policy_tasks_loaded_by_datasets_score_as_in_process(run, tmp_path):
 
     tasks, _ = run
     forbidden = gated(tasks, "forbidden")[:20]
-    confirmed = [t for t in gated(tasks) if t.metadata["policy"].get("confirm")][:20]
+    confirmed = [t for t in gated(tasks) if t.policy.get("confirm")][:20]
     path = tmp_path / "tasks.jsonl"
     path.write_bytes(jsonl_bytes(forbidden + confirmed))
     rows = datasets.load_dataset("json", data_files=str(path), split="train")
     for t, row in zip(forbidden + confirmed, rows, strict=True):
-        policy = t.metadata["policy"]
+        policy = t.policy
         if policy["kind"] == "forbidden":
             fn = {
                 "name": policy["refused_call"]["name"],

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from querygen.export import messages
+from contract.harnesses import HARNESSES, Parsed, ParsedCall, get_harness, render_task, sft_row
+from contract.messages import messages
+from contract.task import Task
 from querygen.generate import GenConfig, Generator
-from querygen.harnesses import HARNESSES, Parsed, ParsedCall, get_harness, render_task, sft_row
-from querygen.task import Task
 from rewards.parse import parse_trajectory
 from toolground import cli
 

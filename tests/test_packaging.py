@@ -25,5 +25,5 @@ def test_compose_services_run_commands_the_cli_accepts():
 
 def test_dockerfile_copies_every_package():
     dockerfile = (REPO / "Dockerfile").read_text()
-    for package in ("state", "servers", "querygen", "rewards", "toolground"):
+    for package in ("state", "contract", "servers", "querygen", "rewards", "toolground"):
         assert f"COPY {package} ./{package}" in dockerfile

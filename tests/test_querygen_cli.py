@@ -10,10 +10,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from querygen import export
+import contract.messages
+from contract.task import Task
 from querygen.generate import GenConfig, Generator
 from querygen.gold import canonical
-from querygen.task import Task
 from servers.registry import available
 from toolground import cli
 
@@ -224,9 +224,9 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
     def fail(*a, **k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(export.os, "replace", fail)
+    monkeypatch.setattr(contract.messages.os, "replace", fail)
     with pytest.raises(OSError):
-        export.atomic_write(tmp_path / "x.jsonl", b"data")
+        contract.messages.atomic_write(tmp_path / "x.jsonl", b"data")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -57,7 +57,7 @@ def test_stats_still_account_for_every_attempt_and_task(covered):
     assert Counter(t.domains[0] for t in tasks) == {
         k: v["kept"] for k, v in d["per_domain"].items() if v["kept"]
     }
-    assert sum(d["policy"].values()) == sum(1 for t in tasks if t.metadata.get("policy"))
+    assert sum(d["policy"].values()) == sum(1 for t in tasks if t.policy)
 
 
 def test_two_workers_give_the_same_tasks(snapshot_cache, covered):

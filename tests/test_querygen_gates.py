@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from contract.task import GoldCall, Task, Turn
 from querygen.gates import GATES, Dedup
 from querygen.generate import GenConfig, Generator
 from querygen.gold import canonical
-from querygen.task import GoldCall, Task, Turn
 from querygen.values import NO_VALUE
 from servers.registry import available
 

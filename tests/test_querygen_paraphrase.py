@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from querygen.export import read_tasks
+from contract.load import load_tasks
 from querygen.paraphrase import ParaphraseError, Paraphraser, keeps_values
 from servers.registry import available
 from toolground import cli
@@ -54,7 +54,7 @@ def test_paraphrase_is_kept_only_when_values_survive(endpoint, tmp_path, monkeyp
     out = tmp_path / "out"
     argv = ["generate", "--domains", ",".join(available()), "--n", "20", "--seed", "4", "--scale", "small"]
     assert cli.main([*argv, "--out", str(out), "--quiet", "--llm-url", url, "--llm-model", "fake"]) == 0
-    tasks = read_tasks(out)
+    tasks = load_tasks(out)
     stats = json.loads((out / "stats.json").read_text())["paraphrase"]
     with_values = [t for t in tasks if any(t.metadata["anchors"][k] for k in range(len(t.turns)))]
     assert with_values

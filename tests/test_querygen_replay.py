@@ -71,7 +71,7 @@ def test_task_shape_is_consistent(generated):
     for t in tasks:
         offered = {s["function"]["name"] for s in t.tools}
         calls = t.gold_calls()
-        policy = t.metadata.get("policy") or {}
+        policy = t.policy or {}
         asking = {c["turn"] for c in policy.get("confirm", [])}  # turns that stop to ask for a yes
         refusing = {len(t.turns) - 1} if policy.get("kind") == "forbidden" else set()
         assert 1 <= len(t.turns) <= 4 + len(asking)

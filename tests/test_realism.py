@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from querygen.export import messages
+from contract.messages import messages
 from querygen.generate import GenConfig, Generator
 from querygen.realism import measure, specs_for
 from rewards import score

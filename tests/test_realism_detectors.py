@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from contract.task import GoldCall, Task, Turn
 from querygen.generate import GenConfig, Generator
 from querygen.realism import (
     ambiguous,
@@ -20,7 +21,6 @@ from querygen.realism import (
     unseen_ids,
 )
 from querygen.realism_text import garble_rules, garbled, mentions
-from querygen.task import GoldCall, Task, Turn
 
 DOMAINS = ["banking", "shopping", "issue_tracker"]
 

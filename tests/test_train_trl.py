@@ -180,10 +180,10 @@ def single_write(tasks):
 def gold_completion(env, task):
     """Run the task's first-turn gold calls on ``env`` as TRL would, and return TRL's completion
     (a turn-level task's earlier turns are its prompt, so they are skipped)."""
-    from querygen.export import history, messages
+    from contract.messages import messages
 
     out = []
-    for m in messages(task)[2 + len(history(task)) :]:
+    for m in messages(task)[2 + len(task.history) :]:
         if m["role"] == "user":
             break
         if m["role"] != "assistant":
@@ -284,20 +284,21 @@ def test_turn_level_rows_train_each_turn_from_the_state_the_earlier_turns_left(
     turn alone reaches the expected state with the top reward."""
     import datasets
 
+    from contract import load_task
     from querygen.export import write_dataset
     from querygen.generate import GenConfig, Generator
     from rewards.config import get_config
-    from rollout.trl import env_reward, environments, task_of
+    from rollout.trl import env_reward, environments
 
     made, _ = Generator(GenConfig(domains=("banking",), n=30, seed=5, scale="small"), snapshot_cache).run()
     write_dataset(tmp_path, made, ["turns", "parquet"], cache=snapshot_cache)
     rows = datasets.load_dataset("parquet", data_files=str(tmp_path / "turns.parquet"), split="train")
     envs = environments(rows, pool=pool)
-    later = [r for r in envs.dataset if task_of(r).setup and task_of(r).gold_calls()]
+    later = [r for r in envs.dataset if load_task(r).setup and load_task(r).gold_calls()]
     assert later, "the fixture needs multi-turn tasks"
     reward, top = env_reward("prove+outcome"), get_config("prove+outcome").max_total
     for row in later:
-        task = task_of(row)
+        task = load_task(row)
         env = envs.factory[row["environment"]]()
         env.reset(**row)
         assert row["prompt"][-1]["content"] == task.turns[0].user and len(row["prompt"]) > 2
@@ -308,4 +309,4 @@ def test_turn_level_rows_train_each_turn_from_the_state_the_earlier_turns_left(
         assert scored["validity"] == scored["coverage"] == scored["arg"] == 1.0, task.id
         if task.writes:  # the live state decides the outcome: reached, so the top reward
             assert total == pytest.approx(top), task.id
-    assert any(task_of(r).writes for r in later)
+    assert any(load_task(r).writes for r in later)

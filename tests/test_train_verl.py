@@ -15,7 +15,7 @@ import subprocess
 import pytest
 import yaml
 
-from querygen.export import read_tasks
+from contract.load import load_tasks
 from rewards.config import get_config
 from rollout.verl import HASH_FIELD, compute_score
 from rollout.verl_config import agent_loop_config, global_schemas, recommended_settings, tool_config
@@ -46,7 +46,7 @@ def test_exported_yaml_per_dataset(dataset, capsys):
     tools_yaml = root / "cfg" / "tools.yaml"
     assert main(["verl-tools", "--tasks", str(out), "--out", str(tools_yaml)]) == 0
     printed = capsys.readouterr().out
-    tasks = read_tasks(out)
+    tasks = load_tasks(out)
     listed = yaml.safe_load(tools_yaml.read_text())  # YAML (written as JSON, which YAML reads)
     names = sorted({s["function"]["name"] for t in tasks for s in t.tools})
     assert [e["tool_schema"]["function"]["name"] for e in listed["tools"]] == names
@@ -70,7 +70,7 @@ def test_verl_tools_refuses_a_missing_dataset(tmp_path, capsys):
 
 def test_compute_score_takes_success_from_the_episode_state(dataset):
     _, out = dataset
-    tasks = [t for t in read_tasks(out) if t.writes and t.expected_state_hash]
+    tasks = [t for t in load_tasks(out) if t.writes and t.expected_state_hash]
     task = tasks[0]
     gt = task.model_dump_json()
     # no calls in the text: the replay says the state was not reached
@@ -114,7 +114,7 @@ def test_verl_runs_our_tool_loop_and_reward(dataset):
         )
     assert res.returncode == 0, res.stderr[-4000:]
     seen = json.loads(res.stdout.strip().splitlines()[-1])
-    tasks = read_tasks(out)
+    tasks = load_tasks(out)
     assert seen["loaded"] == len({s["function"]["name"] for t in tasks for s in t.tools})
     assert seen["all_ours"]
 
@@ -174,7 +174,7 @@ def test_a_failed_call_in_verl_s_result_format_loses_validity(dataset):
     episode failed, written the way the tool and the loop return it, costs validity level 3,
     whether the reward replays the calls or takes the results as written."""
     _, out = dataset
-    task = next(t for t in read_tasks(out) if t.kind == "tool" and len(t.turns) == 1 and t.writes)
+    task = next(t for t in load_tasks(out) if t.kind == "tool" and len(t.turns) == 1 and t.writes)
     gold = task.gold_calls()
     blocks = "".join(
         f'<tool_call>\n{{"name": "{c.name}", "arguments": {json.dumps(c.arguments)}}}\n</tool_call>'

@@ -14,9 +14,10 @@ import json
 import datasets
 import pytest
 
-from querygen.export import history, messages, prompt, read_tasks, write_dataset
+from contract.messages import messages, prompt
+from contract.task import Task
+from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
-from querygen.task import Task
 from rewards import score
 from rewards.replay import EnvPool
 from rollout.episode import TaskEpisode
@@ -39,7 +40,7 @@ def exported(snapshot_cache, tmp_path_factory):
 
 def _own(task: Task) -> list[dict]:
     """The turn's reference messages without the earlier turns: what a policy would produce."""
-    return [{"role": "system", "content": "s"}, *messages(task)[1 + len(history(task)) :]]
+    return [{"role": "system", "content": "s"}, *messages(task)[1 + len(task.history) :]]
 
 
 def test_every_user_turn_becomes_an_example_that_starts_where_the_last_one_ended(exported):
@@ -118,7 +119,7 @@ def test_load_dataset_keeps_the_turn_ground_truth(exported, snapshot_cache):
         assert row["prompt"] == prompt(task, object_arguments=True)  # what a GRPO rollout starts from
         calls = [c for m in row["prompt"] for c in m.get("tool_calls") or []]
         assert all(isinstance(c["function"]["arguments"], dict) for c in calls)
-    assert read_tasks(out)  # the folder still reads as the whole-task dataset
+    assert load_tasks(out)  # the folder still reads as the whole-task dataset
     first = next(t for t in turns if t.setup)
     assert score(first, _own(first), "prove", pool=pool).total == pytest.approx(1.3)
 

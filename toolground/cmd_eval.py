@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         return _compare(args.compare, args.out)
     _check(args)
-    from querygen.harnesses import get_harness
+    from contract.harnesses import get_harness
     from rewards.config import get_config
     from rewards.errors import RewardInputError
 

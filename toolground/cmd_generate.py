@@ -116,7 +116,7 @@ def _config(args: argparse.Namespace) -> tuple[GenConfig, list[str]]:
 
 def _harnesses(args: argparse.Namespace) -> list[str]:
     """The --harness names, checked before any work starts (an unknown one is a usage error)."""
-    from querygen.harnesses import HARNESSES
+    from contract.harnesses import HARNESSES
 
     names = list(dict.fromkeys(h.strip() for h in args.harness.split(",") if h.strip()))
     bad = [h for h in names if h not in HARNESSES]
@@ -143,10 +143,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harnesses: list[str]) -> int:
+    from contract.harnesses import get_harness, sft_lines
     from querygen.console import print_summary, progress_bar
     from querygen.export import write_dataset
     from querygen.generate import Generator
-    from querygen.harnesses import get_harness, sft_lines
     from querygen.paraphrase import ParaphraseError, Paraphraser, paraphrase_tasks
 
     para = None

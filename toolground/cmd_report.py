@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from querygen.export import atomic_write
+    from contract.messages import atomic_write
     from querygen.report import SAMPLES_PAGE, render_pages
 
     if not args.dir.is_dir():

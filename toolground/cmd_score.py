@@ -82,8 +82,6 @@ def _prepare_all(raw_tasks: list[Any]) -> tuple[list[Any], dict[str, int]]:
 
     tasks, by_id = [], {}
     for i, raw in enumerate(raw_tasks):
-        if isinstance(raw, dict) and "ground_truth" in raw and "turns" not in raw and "gold_calls" not in raw:
-            raw = raw["ground_truth"]  # a dataset row written by `toolground generate`
         try:
             task = prepare_task(raw)
         except RewardInputError as exc:

@@ -36,12 +36,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from trl_tiny import tiny_model, tiny_tokenizer, tool_call_text, training_texts  # noqa: E402
 
-from querygen.export import messages  # noqa: E402
-from querygen.task import Task  # noqa: E402
+from contract import load_task  # noqa: E402
+from contract.messages import messages  # noqa: E402
+from contract.task import Task  # noqa: E402
 from rewards.config import get_config  # noqa: E402
 from rewards.score import score  # noqa: E402
 from rollout.episode import error_content  # noqa: E402
-from rollout.trl import Environments, env_reward, environments, task_of  # noqa: E402
+from rollout.trl import Environments, env_reward, environments  # noqa: E402
 
 PRESET = "prove+outcome"
 END = "<|im_end|>"
@@ -163,7 +164,7 @@ def pick(tasks: list[Task]) -> dict[str, Task]:
 
 
 def ordered(envs: Environments, roles: dict[str, Task], order: list[str]) -> Any:
-    index = {task_of(row).id: i for i, row in enumerate(envs.dataset)}
+    index = {load_task(row).id: i for i, row in enumerate(envs.dataset)}
     return envs.dataset.select([index[roles[r].id] for r in order])
 
 
@@ -367,7 +368,7 @@ def run_mcp(url: str, data: Path, work: Path, tok: Any, roles: dict[str, Task]) 
     # one more reset of a used instance: its previous session must go
     used = next(e for e in envs.instances if e.session is not None and e.session.live)
     old = used.session.sid
-    used.reset(**next(row for row in train if task_of(row).id == used.task.id))
+    used.reset(**next(row for row in train if load_task(row).id == used.task.id))
     after = httpx.get(f"{base}/admin/sessions").json()["ids"]
     # Environments.close() deletes what its instances hold (a second, small set: the first one is
     # left to the finalizers at exit)
@@ -440,7 +441,7 @@ def main() -> None:
         clock = now
 
     lines = (args.data / "tasks.jsonl").read_text().splitlines()
-    tasks = [task_of(json.loads(x)) for x in lines if x.strip()]
+    tasks = [load_task(json.loads(x)) for x in lines if x.strip()]
     tok = tiny_tokenizer(training_texts(json.loads(x) for x in lines if x.strip()))
     roles = pick(tasks)
     lap("tokenizer_and_trl_import")

@@ -18,14 +18,15 @@ def main(dataset: Path) -> None:
     import skyrl_gym
     from skyrl_gym.envs.base_text_env import BaseTextEnv
 
-    from querygen.export import messages, read_tasks
-    from querygen.harnesses import HermesHarness, render_task
+    from contract.harnesses import HermesHarness, render_task
+    from contract.load import load_tasks
+    from contract.messages import messages
     from rollout.episode import TaskEpisode
     from rollout.skyrl import register
 
     register()
     rows = []
-    for task in read_tasks(dataset):
+    for task in load_tasks(dataset):
         row = {"reward_spec": {"method": "rule", "ground_truth": task.model_dump_json()}}
         env = skyrl_gym.make("toolground", env_config={"preset": "prove+outcome"}, extras=row)
         wire = render_task(task, HermesHarness())
@@ -56,7 +57,7 @@ def main(dataset: Path) -> None:
         episode.close()
         env.close()
 
-    task = next(t for t in read_tasks(dataset) if t.gold_calls())
+    task = next(t for t in load_tasks(dataset) if t.gold_calls())
     env = skyrl_gym.make("toolground", extras={"reward_spec": {"ground_truth": task.model_dump_json()}})
     env.init([])
     bad = env.step(

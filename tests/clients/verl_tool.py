@@ -64,7 +64,7 @@ def tiny_model(folder: Path) -> Path:
 
 def gold_steps(task: Any) -> list[str]:
     """What the scripted model says in the first user turn: each gold step, then the answer."""
-    from querygen.export import messages
+    from contract.messages import messages
 
     out: list[str] = []
     for m in messages(task)[2:]:
@@ -88,7 +88,7 @@ def gold_steps(task: Any) -> list[str]:
 
 def first_turn(task: Any) -> list[dict[str, Any]]:
     """The gold conversation up to the second user message (what one verl rollout can hold)."""
-    from querygen.export import messages
+    from contract.messages import messages
 
     conv = messages(task)
     cut = next((i for i, m in enumerate(conv) if i > 1 and m["role"] == "user"), len(conv))
@@ -329,10 +329,10 @@ async def mcp_sessions(url: str, tools_by_name: dict[str, Any], task_json: str) 
 async def main(dataset: Path, tools_yaml: Path, loop_yaml: Path, work: Path, mcp_url: str | None) -> None:
     from verl.tools.tool_registry import initialize_tools_from_config
 
-    from querygen.export import read_tasks
+    from contract.load import load_tasks
     from rollout.verl import ToolgroundTool
 
-    tasks = read_tasks(dataset)
+    tasks = load_tasks(dataset)
     model = tiny_model(work / "model")
     cfg = verl_config(model, tools_yaml, loop_yaml, dataset / "train.parquet")
     tools = initialize_tools_from_config(str(tools_yaml))

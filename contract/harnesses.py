@@ -15,6 +15,9 @@ a rollout records and the reward reads), so one recorded episode can be shown in
 ``parse`` is the inverse of rendering an assistant turn: render the calls, parse the text, and the
 same names and arguments come back. Parsing never raises: what the model wrote is kept, and a call
 that cannot be read carries a one-sentence error a rollout can return as the tool result.
+
+One module of ~580 lines on purpose: each protocol's rendering and its parser are inverses and are
+checked against each other, so they are read side by side; a split by protocol is the next step.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from querygen.task import Task
+from contract.messages import messages
+from contract.task import Task
 
 Message = dict[str, Any]
 
@@ -547,10 +550,21 @@ def render_task(task: Task, harness: Harness) -> list[Message]:
 
 
 def _canonical(task: Task) -> tuple[str, list[dict[str, Any]], list[Message]]:
-    from querygen.export import messages
-
     conversation = messages(task)
     return str(conversation[0]["content"]), task.tools, conversation[1:]
+
+
+def text_prompt(task: Task) -> list[dict[str, str]]:
+    """What a rollout starts from (:func:`contract.messages.prompt`) as role/content messages only
+    (verl's parquet rows): earlier turns' calls and results are written the way a Hermes/Qwen chat
+    template shows them, ``<tool_call>`` blocks in the assistant's text and ``<tool_response>``
+    blocks in a user message."""
+    earlier = HARNESSES["hermes"].request("", [], task.history)["messages"][1:]
+    return [
+        {"role": "system", "content": task.system_prompt},
+        *({"role": m["role"], "content": str(m.get("content") or "")} for m in earlier),
+        {"role": "user", "content": task.turns[0].user},
+    ]
 
 
 def sft_row(task: Task, harness: Harness) -> dict[str, Any]:

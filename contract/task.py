@@ -1,19 +1,30 @@
-"""The Task contract: what the generator writes and the reward reads.
+"""The Task contract: what the generator writes and the reward, the servers and the rollouts read.
 
 One task is one training example: the world it happens in (snapshot
 identities), what the user says turn by turn, the gold calls that answer each
 turn with the results they returned, which gold call must precede which, the
-tools offered to the agent, and the state the gold calls leave behind.
-Everything is plain JSON so a dataset row can carry it.
+tools offered to the agent, what else the model is shown (the system prompt,
+earlier turns, the domain's policy verdict) and the state the gold calls leave
+behind. Everything is plain JSON so a dataset row can carry it.
+
+This module sits on the bottom floor beside ``state``: it imports pydantic and
+the standard library only, so every package above may read a task without
+standing on the generator.
+
+Format note: before this version ``system_prompt``, ``history`` and ``policy``
+lived inside ``metadata``. A task written that way still validates for one
+release: the keys are moved onto the typed fields and a DeprecationWarning says
+so (:func:`Task._promote_legacy_metadata`). Regenerate such datasets.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import warnings
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 TaskKind = Literal["tool", "clarify", "abstain"]
 
@@ -49,7 +60,14 @@ class SnapshotRef(_Strict):
     variant: str | None = None  # a named initial state of the domain (logged out, market closed)
 
 
+DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant with tools."
+SHOWN_FIELDS = ("system_prompt", "history", "policy")  # once metadata keys, now typed fields
+
+
 class Task(_Strict):
+    """One training example; see the module docstring. ``metadata`` holds diagnostics only (chain,
+    anchors, roles, dataflow, knobs, ...): nothing a model is shown and nothing a score needs."""
+
     id: str
     domains: list[str]
     snapshots: list[SnapshotRef] = Field(default_factory=list)
@@ -70,6 +88,48 @@ class Task(_Strict):
         description="calls applied to the world before the episode starts and never scored: the earlier "
         "turns of a turn-level example, so its episode begins in the state they left",
     )
+    system_prompt: str = Field(
+        default=DEFAULT_SYSTEM_PROMPT, description="the system message the model is shown"
+    )
+    history: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="OpenAI chat messages shown before the first turn: the earlier turns of a turn-level "
+        "example (their user messages, gold calls, results and answers); empty otherwise",
+    )
+    policy: dict[str, Any] | None = Field(
+        default=None,
+        description="what the domain's written policy made of the task (``kind``, ``marks``, the "
+        "confirmation turns ``confirm``, a ``refused_call``); None when no rule touched it",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _promote_legacy_metadata(cls, data: Any) -> Any:
+        """Tasks written before the shown fields were typed kept them in ``metadata``: move them
+        onto the fields (for one release; such files warn, regenerate them). A task that has a key
+        both as a field and in its metadata is refused rather than guessed at."""
+        if not isinstance(data, dict) or not isinstance(data.get("metadata"), dict):
+            return data
+        legacy = [k for k in SHOWN_FIELDS if k in data["metadata"]]
+        if not legacy:
+            return data
+        both = [k for k in legacy if k in data]
+        if both:
+            raise ValueError(
+                f"{', '.join(both)} given both as a field and in metadata; keep the field (metadata "
+                "holds diagnostics only)"
+            )
+        warnings.warn(
+            f"task {data.get('id')!r} keeps {', '.join(legacy)} in metadata, the format before typed "
+            "fields; it is read for one more release: regenerate the dataset",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        metadata = {k: v for k, v in data["metadata"].items() if k not in legacy}
+        moved = {k: data["metadata"][k] for k in legacy}
+        if "history" in moved and moved["history"] is None:
+            moved["history"] = []
+        return {**data, **moved, "metadata": metadata}
 
     def variants(self) -> dict[str, str]:
         """Domains that start in a named initial state, with that state's name."""
