@@ -78,7 +78,8 @@ def _check(args: argparse.Namespace) -> None:
 def _compare(paths: list[Path], out: Path) -> int:
     from rich.console import Console
 
-    from rollout.report import load_results, print_summary, run_name, summarize, write_page
+    from rollout.report import load_results, print_summary, run_name, summarize
+    from rollout.report_page import write_page
 
     runs: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
@@ -147,7 +148,8 @@ def _execute(args: argparse.Namespace, spec: Any, policy: Any, backends: Any) ->
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from rollout.report import print_summary, summarize, write_page
+    from rollout.report import print_summary, summarize
+    from rollout.report_page import write_page
     from rollout.run import read_journal, run_eval
 
     try:
