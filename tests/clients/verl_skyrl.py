@@ -20,6 +20,7 @@ def main(dataset: Path) -> None:
 
     from querygen.export import messages, read_tasks
     from querygen.harnesses import HermesHarness, render_task
+    from rollout.conversation import Conversation
     from rollout.episode import TaskEpisode
     from rollout.skyrl import register
 
@@ -49,7 +50,7 @@ def main(dataset: Path) -> None:
                 "observations_are_reference": same_replies,
                 "done": done,
                 "reward": reward,
-                "inproc": episode.score(messages(task), "prove+outcome").total,
+                "inproc": Conversation(episode).score(messages(task), "prove+outcome").total,
                 "state_match": metrics.get("state_match"),
             }
         )
