@@ -1,17 +1,17 @@
 """Tool sessions on a running ``toolground serve``: one env session per rollout, bound to its task.
 
-:class:`McpSessions` is the factory (one per server and run); each :class:`McpSession` is an env
+:class:`McpSessions` is the factory (one per server and run). Each :class:`McpSession` is an env
 session (sent as ``_meta.env_session``) bound through the operator API, so the server runs the
-task's own world (built on demand, checked against its sha256, the task's setup applied) or
-refuses it before the model is asked anything. Its state hash is read over the task's own
-domains, and the served world is checked against the task's once more each time.
+task's own world (built on demand, checked against its sha256, setup applied) or refuses it
+before the model is asked anything; its state hash is read over the task's own domains, the
+served world checked against the task's each time.
 
 The MCP client is async and connected once per factory, on the factory's own event-loop thread:
 the synchronous face (TRL, SkyRL) waits on that thread, the async face (eval, verl) awaits it
 from any other loop. A session is deleted on ``close``, on ``reset`` (the next rollout gets a
-fresh one), and, since neither TRL nor verl has a teardown hook, by a ``weakref.finalize`` when
-the session object goes or the interpreter exits; the finalizer holds only the admin client
-and the id, and deletes synchronously (a finalizer cannot await).
+fresh one) and, as neither TRL nor verl has a teardown hook, by a ``weakref.finalize`` when the
+object goes or the interpreter exits: it holds only the admin client and the id, and deletes
+synchronously (a finalizer cannot await, and may run on any thread).
 """
 
 from __future__ import annotations
@@ -38,31 +38,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class _LoopThread:
-    """An asyncio loop on a daemon thread, where the factory's async clients live."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="toolground-mcp", daemon=True)
-        self.thread.start()
-
-    def submit(self, coro: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
-        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
-
-    def run(self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def stop(self) -> None:
-        if self.loop.is_running():
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(5)
-
-
 class McpSessions:
     """A ``toolground serve`` at ``url`` (``http://host:port/mcp``): one env session per task.
 
-    ``run_id`` names the run in the session ids (``eval-<run_id>-<pid>-<n>``); ``timeout`` bounds
-    each synchronous wait (an async caller sets its own)."""
+    Session ids are ``eval-<run_id>-<pid>-<n>``; ``timeout`` bounds each synchronous wait."""
 
     def __init__(
         self, url: str, *, run_id: str | None = None, admin_token: str | None = None, timeout: float = 120.0
@@ -72,17 +51,15 @@ class McpSessions:
             raise SessionError(
                 f"--mcp-url must be an http(s) URL such as http://127.0.0.1:8000/mcp, got {url!r}"
             )
-        self.url, self.timeout = url, timeout
-        self.run_id = run_id or uuid.uuid4().hex[:8]
+        self.url, self.timeout, self.run_id = url, timeout, run_id or uuid.uuid4().hex[:8]
         self.admin = AdminClient(f"{parts.scheme}://{parts.netloc}", admin_token)
-        self._thread: _LoopThread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
         self._client: Any = None
         self._connecting: asyncio.Lock | None = None
         self._ids = itertools.count()
         self._held: weakref.WeakSet[McpSession] = weakref.WeakSet()
-
-    # -- opening ---------------------------------------------------------------------------------
 
     def new_sid(self) -> str:
         return f"eval-{self.run_id}-{os.getpid()}-{next(self._ids)}"
@@ -91,49 +68,47 @@ class McpSessions:
         """A fresh env session bound to the task (``POST /admin/sessions/{id}/bind``)."""
         sid = self.new_sid()
         self.admin.bind(sid, task)
-        return self._hold(McpSession(self, task, sid))
+        return McpSession(self, task, sid)
 
     async def aopen(self, task: Task) -> McpSession:
         sid = self.new_sid()
         await self.arun(self.admin.abind(sid, task))
-        return self._hold(McpSession(self, task, sid))
-
-    def _hold(self, session: McpSession) -> McpSession:
-        self._held.add(session)
-        return session
+        return McpSession(self, task, sid)
 
     def live_sessions(self) -> list[str]:
         """Ids of the server sessions this factory's sessions hold now."""
         return [s.sid for s in list(self._held) if s.live]
 
-    # -- the loop thread -------------------------------------------------------------------------
-
-    def _loop(self) -> _LoopThread:
+    def _submit(self, coro: Coroutine[Any, Any, T]) -> Any:
+        """Run ``coro`` on the factory's loop thread (started on first use)."""
         with self._starting:
-            if self._thread is None:
-                self._thread = _LoopThread()
-            return self._thread
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(
+                    target=self._loop.run_forever, name="toolground-mcp", daemon=True
+                )
+                self._thread.start()
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro`` on the factory's loop and wait for it (the synchronous face)."""
-        return self._loop().run(coro, self.timeout)
+        """The synchronous face: wait for ``coro`` on the factory's loop."""
+        return self._submit(coro).result(self.timeout)
 
     async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro`` on the factory's loop and await it from the caller's loop (the async face)."""
-        return await self._loop().submit(coro)
+        """The async face: await ``coro`` on the factory's loop from the caller's loop."""
+        return await asyncio.wrap_future(self._submit(coro))
 
     async def client(self) -> Any:
         """The MCP client (on the factory's loop), connected once however many sessions ask."""
-        if self._client is None:
-            self._connecting = self._connecting or asyncio.Lock()
-            async with self._connecting:
-                if self._client is None:
-                    from fastmcp import Client
-                    from fastmcp.client.transports import StreamableHttpTransport
+        self._connecting = self._connecting or asyncio.Lock()
+        async with self._connecting:
+            if self._client is None:
+                from fastmcp import Client
+                from fastmcp.client.transports import StreamableHttpTransport
 
-                    client = Client(StreamableHttpTransport(self.url))
-                    await client.__aenter__()
-                    self._client = client
+                client = Client(StreamableHttpTransport(self.url))
+                await client.__aenter__()
+                self._client = client
         return self._client
 
     async def _aclose_clients(self) -> None:
@@ -146,12 +121,13 @@ class McpSessions:
         """Delete every session still held, then close the clients and stop the loop thread."""
         for session in list(self._held):
             session.close()
-        if self._thread is not None:
+        if self._loop is not None and self._thread is not None:
             try:
                 self.run(self._aclose_clients())
             finally:
-                self._thread.stop()
-                self._thread = None
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._thread.join(5)
+                self._loop = self._thread = None
         self.admin.close()
 
 
@@ -159,10 +135,10 @@ class McpSession:
     """One rollout's env session on the server (see the module docstring)."""
 
     def __init__(self, owner: McpSessions, task: Task, sid: str) -> None:
-        self.owner, self.task, self.sid = owner, task, sid
+        self.owner, self.task, self.sid, self.calls = owner, task, sid, 0
         self.offered = frozenset(t["function"]["name"] for t in task.tools if "function" in t)
-        self.calls = 0
         self._release = weakref.finalize(self, _release_quietly, owner.admin, sid)
+        owner._held.add(self)
 
     @property
     def live(self) -> bool:
@@ -170,18 +146,16 @@ class McpSession:
         return self._release.alive
 
     def call(self, name: str, arguments: Any) -> ToolOutcome:
-        refused = refusal(name, arguments, self.offered)
-        if refused is not None:
-            return refused
-        self.calls += 1
-        return self.owner.run(self._call(self.sid, name, arguments))
+        return self._refused(name, arguments) or self.owner.run(self._call(self.sid, name, arguments))
 
     async def acall(self, name: str, arguments: Any) -> ToolOutcome:
+        return self._refused(name, arguments) or await self.owner.arun(self._call(self.sid, name, arguments))
+
+    def _refused(self, name: str, arguments: Any) -> ToolOutcome | None:
         refused = refusal(name, arguments, self.offered)
-        if refused is not None:
-            return refused
-        self.calls += 1
-        return await self.owner.arun(self._call(self.sid, name, arguments))
+        if refused is None:
+            self.calls += 1
+        return refused
 
     async def _call(self, sid: str, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         client = await self.owner.client()
@@ -206,17 +180,15 @@ class McpSession:
         return state["hash"]
 
     def state_matches(self) -> bool | None:
-        if self.task.expected_state_hash is None:
-            return None
-        return self.state_hash() == self.task.expected_state_hash
+        expected = self.task.expected_state_hash
+        return None if expected is None else self.state_hash() == expected
 
     def reset(self) -> None:
         """A new env session for the next rollout: the previous one is deleted first."""
         self.close()
-        self.sid = self.owner.new_sid()
+        self.sid, self.calls = self.owner.new_sid(), 0
         self.owner.admin.bind(self.sid, self.task)
         self._release = weakref.finalize(self, _release_quietly, self.owner.admin, self.sid)
-        self.calls = 0
 
     def close(self) -> None:
         self._release()
@@ -242,8 +214,8 @@ def _check_world(task: Task, served: dict[str, Any]) -> None:
 
 
 def _release_quietly(admin: AdminClient, sid: str) -> None:
-    """Delete one env session (a finalizer: it must not hold the session object). A server that
-    is gone took its sessions with it; one that is unreachable frees them at its idle TTL."""
+    """Delete one env session (the finalizer). A server that is gone took its sessions with it;
+    one out of reach frees them at its idle TTL."""
     try:
         admin.release(sid)
     except SessionError as exc:

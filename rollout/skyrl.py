@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from querygen.harnesses import HermesHarness, text_of
-from rewards.replay import EnvPool
 from rollout.conversation import Conversation
 from rollout.session import InProcess, Sessions
 from rollout.verl import as_task
@@ -54,20 +53,18 @@ def _env_class() -> type:
 
     class ToolgroundEnv(BaseTextEnv):  # type: ignore[misc]
         """One toolground task as a SkyRL text environment (``env_config``: ``preset``,
-        ``max_turns``; ``extras``: the dataset row; ``sessions`` and ``pool``: where the tools run
-        and the reward replays, from :func:`register`)."""
+        ``max_turns``; ``extras``: the dataset row; ``sessions``: where the tools run, from
+        :func:`register`)."""
 
         def __init__(
             self,
             env_config: Any = None,
             extras: dict[str, Any] | None = None,
             sessions: Sessions | None = None,
-            pool: EnvPool | None = None,
         ) -> None:
             super().__init__()
             row = extras or {}
-            session = (sessions or InProcess(pool))(as_task(ground_truth_of(row)))
-            self.episode = Conversation(session, pool)
+            self.episode = Conversation((sessions or InProcess())(as_task(ground_truth_of(row))))
             self.harness = HermesHarness()
             self.preset = _setting(env_config, "preset", "prove+outcome")
             self.max_turns = int(row.get("max_turns") or _setting(env_config, "max_turns", DEFAULT_MAX_TURNS))
@@ -111,14 +108,13 @@ def _env_class() -> type:
     return ToolgroundEnv
 
 
-def register(env_id: str = ENV_ID, sessions: Sessions | None = None, pool: EnvPool | None = None) -> None:
+def register(env_id: str = ENV_ID, sessions: Sessions | None = None) -> None:
     """Make ``skyrl_gym.make(env_id, env_config=..., extras=row)`` build a :class:`ToolgroundEnv`
-    whose tools run on ``sessions`` (default: in this process, on ``pool``) and whose reward
-    replays on ``pool`` (default: the process-wide one)."""
+    whose tools run on ``sessions`` (default: in this process; e.g. ``McpSessions(url)``)."""
     import skyrl_gym
 
     if env_id not in skyrl_gym.registry:
-        kwargs = {k: v for k, v in (("sessions", sessions), ("pool", pool)) if v is not None}
+        kwargs = {} if sessions is None else {"sessions": sessions}
         skyrl_gym.register(id=env_id, entry_point=f"{__name__}:ToolgroundEnv", kwargs=kwargs)
 
 
