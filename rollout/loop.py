@@ -16,9 +16,9 @@ from contract.task import Task
 from rewards.config import RewardConfig
 from rewards.replay import EnvPool
 from rewards.score import score
-from rollout.backends import BackendError, EpisodeBackend
 from rollout.episode import error_content
 from rollout.model import Completion, ModelRefused, TransportFailure
+from rollout.session import SessionError, ToolSession
 
 LABELS = ("matched", "out_of_order", "invalid", "redundant", "harmful", "unneeded")
 
@@ -42,7 +42,7 @@ class Rollout:
 
 
 async def _turn(
-    task: Task, harness: Harness, policy: Policy, backend: EpisodeBackend, out: Rollout, max_steps: int
+    task: Task, harness: Harness, policy: Policy, session: ToolSession, out: Rollout, max_steps: int
 ) -> bool:
     """Run the current user turn to the model's answer; False when the step limit cut it short."""
     system = task.system_prompt
@@ -59,27 +59,27 @@ async def _turn(
             if c.error is not None or c.arguments is None or not c.name:
                 content = error_content(f"the tool call could not be read: {c.error or 'no tool name'}")
             else:
-                content = (await backend.call(c.name, c.arguments)).content
+                content = (await session.acall(c.name, c.arguments)).content
             out.history.append({"role": "tool", "tool_call_id": c.id, "content": content})
     return False
 
 
 async def roll_out(
-    task: Task, harness: Harness, policy: Policy, backend: EpisodeBackend, *, max_steps: int = 10
+    task: Task, harness: Harness, policy: Policy, session: ToolSession, *, max_steps: int = 10
 ) -> Rollout:
     """Every user turn in order, each answered by the model within ``max_steps`` requests."""
     out = Rollout(history=list(task.history))  # a turn-level task shows its earlier turns first
     try:
         for turn in task.turns:
             out.history.append({"role": "user", "content": turn.user})
-            if not await _turn(task, harness, policy, backend, out, max_steps):
+            if not await _turn(task, harness, policy, session, out, max_steps):
                 out.status, out.error = "step_limit", f"no answer within {max_steps} steps of a turn"
                 break
     except TransportFailure as exc:
         out.status, out.error = "transport_error", str(exc)
     except ModelRefused as exc:
         out.status, out.error = "model_error", str(exc)
-    except BackendError as exc:
+    except SessionError as exc:
         out.status, out.error = "task_error", str(exc)
     return out
 
@@ -88,21 +88,21 @@ async def evaluate(
     task: Task,
     harness: Harness,
     policy: Policy,
-    backend: EpisodeBackend,
+    session: ToolSession,
     *,
     preset: RewardConfig | str,
     pool: EnvPool,
     max_steps: int = 10,
 ) -> dict[str, Any]:
     """Roll out, read the final state, score: one results row (no timings, so reruns compare equal)."""
-    out = await roll_out(task, harness, policy, backend, max_steps=max_steps)
+    out = await roll_out(task, harness, policy, session, max_steps=max_steps)
     final: str | None = None
     try:
-        final = await backend.final_hash()
-    except BackendError as exc:
+        final = await session.astate_hash()
+    except SessionError as exc:
         out.status, out.error = "task_error", str(exc)
     finally:
-        await backend.close()
+        await session.aclose()
     row = _row_head(task, harness, policy, preset, out)
     if out.status in ("ok", "step_limit"):
         own = out.history[len(task.history) :]  # the earlier turns are context, not the model's

@@ -112,7 +112,7 @@ def run_name(path: Path, rows: Sequence[Row], taken: Collection[str] = ()) -> st
 
 def load_runs(paths: Iterable[Path]) -> dict[str, list[dict[str, Any]]]:
     """Each results file read and named (names unique, in the order given): the input of
-    :func:`write_page`."""
+    :func:`rollout.report_page.write_page`."""
     runs: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
         rows = load_results(path)
@@ -237,16 +237,3 @@ def print_summary(summary: Mapping[str, Any], console: Console) -> None:
         for key, f in table.items():
             t.add_row(key, *table_cells(f))
         console.print(t)
-
-
-def write_page(results: Mapping[str, Sequence[Row]], path: Path) -> Path:
-    """Write the run's page (one run) or the comparison page (several, deltas against the first)
-    to ``path`` atomically: a temporary file in the same folder replaced into place, so a reader
-    never sees half a page."""
-    from contract.messages import atomic_write
-    from rollout.report_page import render_page
-
-    if not results:
-        raise ValueError("no runs to report")
-    summaries = {name: summarize(rows) for name, rows in results.items()}
-    return atomic_write(Path(path), render_page(results, summaries).encode("utf-8"))

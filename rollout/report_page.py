@@ -13,8 +13,10 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from contract.messages import atomic_write
 from contract.page import CSS, bar_chart, message_html
 from rollout.report import (
     BAD_LABELS,
@@ -27,6 +29,7 @@ from rollout.report import (
     Row,
     fmt,
     overall_line,
+    summarize,
     table_cells,
 )
 
@@ -392,3 +395,13 @@ def render_page(results: Mapping[str, Sequence[Row]], summaries: Mapping[str, Ma
         f"<h2>Charts</h2><div class='grid'>{''.join(f'<div class=card>{c}</div>' for c in charts)}</div>"
         f"{groups}<h2>Sample trajectories</h2>{trajectories(results)}</body></html>\n"
     )
+
+
+def write_page(results: Mapping[str, Sequence[Row]], path: Path) -> Path:
+    """Write the run's page (one run) or the comparison page (several, deltas against the first)
+    to ``path`` atomically: a temporary file in the same folder replaced into place, so a reader
+    never sees half a page."""
+    if not results:
+        raise ValueError("no runs to report")
+    summaries = {name: summarize(rows) for name, rows in results.items()}
+    return atomic_write(Path(path), render_page(results, summaries).encode("utf-8"))

@@ -23,8 +23,8 @@ from contract.messages import atomic_write
 from contract.task import Task
 from rewards.config import get_config
 from rewards.replay import EnvPool
-from rollout.backends import BackendError, Backends, InProcess
 from rollout.loop import Policy, evaluate, refused
+from rollout.session import InProcess, SessionError, Sessions
 
 RESULTS = "results.jsonl"
 JOURNAL = "results.partial.jsonl"
@@ -88,10 +88,12 @@ class Journal:
 async def run_eval(
     spec: EvalSpec,
     policy: Policy,
-    backends: Backends | None = None,
+    sessions: Sessions | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Run every task not yet done; return all rows in task order (also in ``results.jsonl``)."""
+    """Run every task not yet done; return all rows in task order (also in ``results.jsonl``).
+
+    ``sessions``: where the tools run (default: in this process, on ``spec.pool``); closed at the end."""
     harness = get_harness(spec.harness)
     cfg = get_config(spec.preset)
     spec.out.mkdir(parents=True, exist_ok=True)
@@ -100,19 +102,19 @@ async def run_eval(
             (spec.out / name).unlink(missing_ok=True)
     done = read_journal(spec.out) if spec.resume else {}
     todo = [t for t in spec.tasks if t.id not in done]
-    backends = backends or InProcess(spec.pool)
+    sessions = sessions or InProcess(spec.pool)
     journal = Journal(spec.out / JOURNAL)
     gate = asyncio.Semaphore(max(1, spec.concurrency))
 
     async def one(task: Task) -> None:
         async with gate:
             try:
-                backend = await backends.open(task)
-            except BackendError as exc:  # refused before the model is asked anything
+                session = await sessions.aopen(task)
+            except SessionError as exc:  # refused before the model is asked anything
                 row = refused(task, harness, policy, cfg, str(exc))
             else:
                 row = await evaluate(
-                    task, harness, policy, backend, preset=cfg, pool=spec.pool, max_steps=spec.max_steps
+                    task, harness, policy, session, preset=cfg, pool=spec.pool, max_steps=spec.max_steps
                 )
         row["preset"] = spec.preset
         journal.add(row)
@@ -126,7 +128,7 @@ async def run_eval(
                 group.create_task(one(t))
     finally:
         journal.close()
-        await backends.aclose()
+        sessions.close()
     rows = [done[t.id] for t in spec.tasks if t.id in done]
     write_results(spec.out, rows)
     return rows

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -49,11 +50,11 @@ from contract.rows import verl_row
 from contract.task import Task
 from rewards.config import RewardConfig, get_config
 from rewards.parse import parse_trajectory
-from rewards.replay import EnvPool
+from rewards.replay import EnvPool, default_pool
 from rewards.score import RewardResult, score_prepared
 from rewards.tasks import PreparedTask, prepare_task
 from rollout.episode import error_content
-from rollout.trl_sessions import InProcess, Runtime, Session
+from rollout.session import InProcess, Sessions, ToolSession
 from rollout.trl_tools import ToolMethod, tool_name
 
 COLUMN = "environment"  # the column TRL's dict environment_factory routes rows by
@@ -91,12 +92,13 @@ class TrlEnvironment:
 
     tools: ClassVar[list[dict[str, Any]]] = []  # the offered schemas, exactly as the tasks carry them
     _key: ClassVar[str] = ""
-    _runtime: ClassVar[Runtime]
+    _sessions: ClassVar[Sessions]
+    _pool: ClassVar[EnvPool]  # where the reward replays calls (the task's snapshots, locally)
     _counters: ClassVar[Counters]
     _instances: ClassVar[weakref.WeakSet[TrlEnvironment]]
 
     def __init__(self) -> None:
-        self._session: Session | None = None
+        self._session: ToolSession | None = None
         self._prepared: PreparedTask | None = None
         self._calls = self._failed = 0
         self._instances.add(self)
@@ -115,7 +117,7 @@ class TrlEnvironment:
         else:
             if session is not None:
                 session.close()
-            self._session = self._runtime.open(task)
+            self._session = self._sessions(task)
             self._prepared = prepare_task(task)
         self._calls = self._failed = 0
         self._counters.rollouts += 1
@@ -137,7 +139,7 @@ class TrlEnvironment:
         if self._session is None or self._prepared is None:
             raise RuntimeError("score a rollout after TRL has reset its environment to a task")
         trajectory = parse_trajectory(_trajectory(completion))
-        result = score_prepared(self._prepared, trajectory, cfg, self._runtime.pool)
+        result = score_prepared(self._prepared, trajectory, cfg, self._pool)
         task, match = self._session.task, self._session.state_matches()
         total, outcome = result.total, result.components.get("outcome")
         if state_outcome and match is not None and task.writes and outcome is not None:
@@ -145,7 +147,7 @@ class TrlEnvironment:
         return RolloutScore(task.id, result, total, outcome, match, self._calls, self._failed)
 
     @property
-    def session(self) -> Session | None:
+    def session(self) -> ToolSession | None:
         """The current rollout's world (``state_hash()``, ``state_matches()``, ``call()``)."""
         return self._session
 
@@ -176,7 +178,8 @@ def _key_of(task: Task) -> str:
 
 def environment_class(
     tools: Sequence[dict[str, Any]],
-    runtime: Runtime,
+    sessions: Sessions,
+    pool: EnvPool,
     counters: Counters | None = None,
     instances: weakref.WeakSet[TrlEnvironment] | None = None,
 ) -> type[TrlEnvironment]:
@@ -192,7 +195,8 @@ def environment_class(
     attrs.update(
         tools=list(tools),
         _key=key,
-        _runtime=runtime,
+        _sessions=sessions,
+        _pool=pool,
         _counters=counters or Counters(),
         _instances=instances if instances is not None else weakref.WeakSet(),
         __doc__=f"A toolground task environment offering {len(tools)} tools (set {key}).",
@@ -210,7 +214,8 @@ class Environments:
 
     factory: dict[str, type[TrlEnvironment]]
     dataset: Any
-    runtime: Runtime
+    sessions: Sessions
+    pool: EnvPool
     counters: Counters = field(default_factory=Counters)
     _instances: weakref.WeakSet[TrlEnvironment] = field(default_factory=weakref.WeakSet)
 
@@ -220,11 +225,11 @@ class Environments:
         return list(self._instances)
 
     def close(self) -> None:
-        """Release every session (on a server: delete it) and the runtime's connections."""
+        """Release every session (on a server: delete it) and the factory's connections."""
         for env in self.instances:
             if env.session is not None:
                 env.session.close()
-        self.runtime.close()
+        self.sessions.close()
 
 
 def _is_hf_dataset(data: Any) -> bool:
@@ -274,20 +279,23 @@ def environments(
     has one). ``pool``: the :class:`rewards.replay.EnvPool` episodes and the reward's replays use.
     """
     tasks, rows = _tasks_and_rows(dataset)
+    sessions: Sessions
     if backend in ("inproc", "in-process", "", None):
-        runtime: Runtime = InProcess(pool)
+        pool = pool or EnvPool()
+        sessions = InProcess(pool)
     elif backend.startswith(("http://", "https://")):
-        from rollout.trl_mcp import McpRuntime  # httpx and the MCP client: only for this backend
+        from rollout.mcp_session import McpSessions  # the MCP client: only for this backend
 
-        runtime = McpRuntime(backend, admin_token=admin_token, pool=pool)
+        pool = pool or default_pool()
+        sessions = McpSessions(backend, run_id=f"trl-{uuid.uuid4().hex[:8]}", admin_token=admin_token)
     else:
         raise ValueError(f"backend must be 'inproc' or an http(s) URL ending in /mcp, got {backend!r}")
-    envs = Environments({}, None, runtime)
+    envs = Environments({}, None, sessions, pool)
     names: list[str] = []
     for task in tasks:
         name = f"toolground-{_key_of(task)}"
         if name not in envs.factory:
-            envs.factory[name] = environment_class(task.tools, runtime, envs.counters, envs._instances)
+            envs.factory[name] = environment_class(task.tools, sessions, pool, envs.counters, envs._instances)
         names.append(name)
     envs.dataset = _with_column(rows, names)
     return envs

@@ -11,8 +11,9 @@ What verl 0.9.1 does (read from ``verl/experimental/agent_loop/tool_agent_loop.p
 * The tool reaches the row's task through ``agent_data.tools_kwargs`` (verl copies
   ``extra_info.tools_kwargs`` there, per trajectory): ``tools_kwargs["toolground"]["task"]``.
   :class:`ToolgroundAgentLoop` puts the row's own ground truth there, so the parquet
-  ``toolground generate`` writes needs no extra column; each call then runs in
-  :class:`~rollout.episode.TaskEpisode` on the task's own world (its snapshots, offered tools).
+  ``toolground generate`` writes needs no extra column; each call then runs in the trajectory's
+  :class:`~rollout.session.ToolSession` on the task's own world (its snapshots, offered tools), in
+  the worker (``backend: inproc``) or on a ``toolground serve`` (``mcp``).
 * ``extra_info.tool_selection`` picks tools **by name from the global YAML**, and a tool's
   name is both what the model sees and what its calls are looked up by, so a registry cannot hold
   two schemas of one name: a row's enum-stripped (or otherwise varied) schemas would be replaced
@@ -41,11 +42,12 @@ import uuid
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from contract.load import load_task_cached
 from contract.task import Task
-from rollout.episode import TaskEpisode, ToolOutcome, error_content, unknown_tool
+from rollout.episode import ToolOutcome, error_content, unknown_tool
+from rollout.session import InProcess, SessionError, Sessions, ToolSession
 
 log = logging.getLogger(__name__)
 
@@ -67,63 +69,6 @@ def bound_task(tools_kwargs: Any) -> Any | None:
 
 
 # -- env sessions: one per trajectory ----------------------------------------------------------------
-
-
-class Session(Protocol):
-    calls: int
-
-    async def call(self, name: str, arguments: Any) -> ToolOutcome: ...
-    async def state_hash(self) -> str | None: ...
-    def close(self) -> None: ...
-
-
-class InProcessSession:
-    """The task's world forked in this process (microseconds per call, no server)."""
-
-    def __init__(self, episode: TaskEpisode) -> None:
-        self.episode = episode
-
-    @property
-    def calls(self) -> int:
-        return self.episode.calls
-
-    async def call(self, name: str, arguments: Any) -> ToolOutcome:
-        return self.episode.call(name, arguments)
-
-    async def state_hash(self) -> str | None:
-        return self.episode.state_hash()
-
-    def close(self) -> None:
-        self.episode.close()
-
-
-class McpSession:
-    """The task's world on a running ``toolground serve``: its own env session, deleted at the end.
-
-    Release is synchronous (``weakref.finalize`` callbacks cannot await): one plain
-    ``DELETE /admin/sessions/{sid}``."""
-
-    def __init__(self, episode: Any, admin_base: str, token: str | None) -> None:
-        self.episode, self.admin_base, self.token = episode, admin_base, token
-        self.calls = 0
-
-    async def call(self, name: str, arguments: Any) -> ToolOutcome:
-        if not isinstance(arguments, dict):
-            return ToolOutcome(False, error_content("arguments must be a JSON object"), error="arguments")
-        self.calls += 1
-        return await self.episode.call(name, arguments)
-
-    async def state_hash(self) -> str | None:
-        return await self.episode.final_hash()
-
-    def close(self) -> None:
-        import httpx  # a session the server never saw answers 404, which is fine
-
-        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        try:
-            httpx.delete(f"{self.admin_base}/admin/sessions/{self.episode.sid}", headers=headers, timeout=10)
-        except httpx.HTTPError as exc:  # the server's idle TTL frees it eventually
-            log.warning("could not release env session %s: %s", self.episode.sid, exc)
 
 
 @dataclass(frozen=True)
@@ -159,29 +104,24 @@ def _pool(cache: str | None) -> Any:
     return EnvPool(SnapshotCache(Path(cache)))
 
 
-_SERVERS: dict[tuple[str, int], Any] = {}
+_FACTORIES: dict[Backend, Sessions] = {}
 
 
-def _server(backend: Backend) -> Any:
-    """One MCP client per URL and event loop (verl's worker runs one loop per process)."""
-    from rollout.backends import McpServer
+def sessions_for(backend: Backend) -> Sessions:
+    """This process's session factory for ``backend``, made once (an MCP one connects one client,
+    on its own loop thread, however many trajectories and event loops use it)."""
+    if backend not in _FACTORIES:
+        if backend.kind == "inproc":
+            _FACTORIES[backend] = InProcess(_pool(backend.cache))
+        else:
+            from rollout.mcp_session import McpSessions  # the MCP client: only for this backend
 
-    assert backend.mcp_url is not None
-    key = (backend.mcp_url, id(asyncio.get_running_loop()))
-    if key not in _SERVERS:
-        token = os.environ.get(backend.admin_token_env) if backend.admin_token_env else None
-        _SERVERS[key] = McpServer(backend.mcp_url, run_id=f"verl-{os.getpid()}", admin_token=token)
-    return _SERVERS[key]
-
-
-async def open_session(task: Task, backend: Backend) -> Session:
-    """A fresh episode of ``task`` on ``backend``."""
-    if backend.kind == "inproc":
-        return InProcessSession(TaskEpisode(task, pool=_pool(backend.cache)))
-    server = _server(backend)
-    episode = await server.open(task)
-    token = os.environ.get(backend.admin_token_env) if backend.admin_token_env else None
-    return McpSession(episode, server.admin_base, token)
+            assert backend.mcp_url is not None
+            token = os.environ.get(backend.admin_token_env) if backend.admin_token_env else None
+            _FACTORIES[backend] = McpSessions(
+                backend.mcp_url, run_id=f"verl-{os.getpid()}", admin_token=token
+            )
+    return _FACTORIES[backend]
 
 
 class SessionStore:
@@ -191,12 +131,12 @@ class SessionStore:
     ``AgentData``) with ``weakref.finalize``; parallel calls of one step share the opening."""
 
     def __init__(self) -> None:
-        self._live: dict[str, asyncio.Future[Session]] = {}
+        self._live: dict[str, asyncio.Future[ToolSession]] = {}
 
-    async def bind(self, owner: object, request_id: str, task: Task, backend: Backend) -> Session:
+    async def bind(self, owner: object, request_id: str, task: Task, sessions: Sessions) -> ToolSession:
         opening = self._live.get(request_id)
         if opening is None:
-            opening = self._live[request_id] = asyncio.ensure_future(open_session(task, backend))
+            opening = self._live[request_id] = asyncio.ensure_future(sessions.aopen(task))
             weakref.finalize(owner, self.release, request_id)
         try:
             return await asyncio.shield(opening)
@@ -205,7 +145,7 @@ class SessionStore:
                 self._live.pop(request_id, None)
             raise
 
-    def get(self, request_id: str) -> Session | None:
+    def get(self, request_id: str) -> ToolSession | None:
         opening = self._live.get(request_id)
         if opening is None or not opening.done() or opening.cancelled() or opening.exception():
             return None
@@ -233,9 +173,10 @@ SESSIONS = SessionStore()
 
 
 async def run_call(
-    agent_data: Any, name: str, arguments: Any, backend: Backend, store: SessionStore = SESSIONS
+    agent_data: Any, name: str, arguments: Any, sessions: Sessions, store: SessionStore = SESSIONS
 ) -> ToolOutcome:
-    """One call of the trajectory ``agent_data`` belongs to, on its bound episode.
+    """One call of the trajectory ``agent_data`` belongs to, on its session (opened by ``sessions``
+    at the trajectory's first call).
 
     Records the episode's state hash and call count in ``agent_data.extra_fields`` (they reach
     the reward's ``extra_info``)."""
@@ -247,16 +188,16 @@ async def run_call(
             "toolground.task"
         )
         return ToolOutcome(False, error_content(msg), error=msg)
-    from rollout.backends import BackendError
-
     try:
-        session = await store.bind(agent_data, agent_data.request_id, load_task_cached(ground_truth), backend)
-    except (ValueError, BackendError) as exc:  # no snapshot, other bytes, a server without that world
+        session = await store.bind(
+            agent_data, agent_data.request_id, load_task_cached(ground_truth), sessions
+        )
+    except (ValueError, SessionError) as exc:  # no snapshot, other bytes, a server without that world
         return ToolOutcome(False, error_content(str(exc)), error=str(exc))
-    outcome = await session.call(name, arguments)
+    outcome = await session.acall(name, arguments)
     try:  # in process: a hash of the task's domains (~0.3 ms); over MCP: one operator API read
-        agent_data.extra_fields[HASH_FIELD] = await session.state_hash()
-    except (ValueError, BackendError) as exc:  # the reward then falls back to the replay alone
+        agent_data.extra_fields[HASH_FIELD] = await session.astate_hash()
+    except (ValueError, SessionError) as exc:  # the reward then falls back to the replay alone
         log.warning("no final state hash for %s: %s", agent_data.request_id, exc)
         agent_data.extra_fields[HASH_FIELD] = None
     agent_data.extra_fields[CALLS_FIELD] = session.calls
@@ -293,7 +234,7 @@ def _tool_class() -> type:
             if agent_data is None:
                 msg = "verl passed no agent_data, so the call cannot find its trajectory (verl >= 0.9 does)"
                 return ToolResponse(text=error_content(msg)), 0.0, {"ok": False}
-            outcome = await run_call(agent_data, self.name, parameters, self.backend)
+            outcome = await run_call(agent_data, self.name, parameters, sessions_for(self.backend))
             return ToolResponse(text=outcome.content), 0.0, {"ok": outcome.ok}
 
         async def release(self, instance_id: str, **kwargs: Any) -> None:

@@ -25,7 +25,7 @@ from querygen.turns import turn_examples
 from rewards import score
 from rewards.replay import EnvPool
 from rewards.terms import budget
-from rollout.backends import McpServer
+from rollout.mcp_session import McpSessions
 from rollout.model import ModelClient
 from rollout.run import RESULTS, EvalSpec, load_tasks, run_eval
 from rollout.scripted import ScriptedPolicy, scripted_app
@@ -213,7 +213,7 @@ async def _over_mcp(spec: EvalSpec, endpoint: str, base: str, tasks=None):
     # tasks the module's endpoint does not know are played in process
     policy = ModelClient(endpoint, "gold@openai", retries=1) if tasks is None else ScriptedPolicy(tasks)
     try:
-        return await run_eval(spec, policy, McpServer(f"{base}/mcp", run_id="t"))
+        return await run_eval(spec, policy, McpSessions(f"{base}/mcp", run_id="t"))
     finally:
         await policy.aclose()
 

@@ -22,8 +22,8 @@ from rollout.report import (
     print_summary,
     run_name,
     summarize,
-    write_page,
 )
+from rollout.report_page import write_page
 
 
 def row(

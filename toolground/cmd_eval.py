@@ -78,7 +78,8 @@ def _check(args: argparse.Namespace) -> None:
 def _compare(paths: list[Path], out: Path) -> int:
     from rich.console import Console
 
-    from rollout.report import load_results, print_summary, run_name, summarize, write_page
+    from rollout.report import load_results, print_summary, run_name, summarize
+    from rollout.report_page import write_page
 
     runs: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
@@ -110,14 +111,14 @@ def run(args: argparse.Namespace) -> int:
         get_config(args.preset)
     except (ValueError, RewardInputError) as exc:
         raise UsageError(str(exc)) from None
-    spec, policy, backends = _build(args)
-    return _execute(args, spec, policy, backends)
+    spec, policy, sessions = _build(args)
+    return _execute(args, spec, policy, sessions)
 
 
 def _build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
-    from rollout.backends import BackendError, McpServer
     from rollout.model import ModelClient
     from rollout.run import EvalSpec, load_tasks
+    from rollout.session import SessionError
 
     try:
         tasks = load_tasks(args.tasks, args.limit)
@@ -133,21 +134,24 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     policy = ModelClient(
         args.base_url, args.model, key, args.timeout, args.retries, params=params, transport=args.http_client
     )
-    backends = None
+    sessions = None
     if args.mcp_url:
+        from rollout.mcp_session import McpSessions  # the MCP client: only for this backend
+
         token = os.environ[args.admin_token_env] if args.admin_token_env else None
         try:
-            backends = McpServer(args.mcp_url, run_id=str(os.getpid()), admin_token=token)
-        except BackendError as exc:
+            sessions = McpSessions(args.mcp_url, run_id=str(os.getpid()), admin_token=token)
+        except SessionError as exc:
             raise UsageError(str(exc)) from None
-    return spec, policy, backends
+    return spec, policy, sessions
 
 
-def _execute(args: argparse.Namespace, spec: Any, policy: Any, backends: Any) -> int:
+def _execute(args: argparse.Namespace, spec: Any, policy: Any, sessions: Any) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from rollout.report import print_summary, summarize, write_page
+    from rollout.report import print_summary, summarize
+    from rollout.report_page import write_page
     from rollout.run import read_journal, run_eval
 
     try:
@@ -170,7 +174,7 @@ def _execute(args: argparse.Namespace, spec: Any, policy: Any, backends: Any) ->
 
         async def main() -> list[dict[str, Any]]:
             try:
-                return await run_eval(spec, policy, backends, progress=lambda row: bar.advance(job))
+                return await run_eval(spec, policy, sessions, progress=lambda row: bar.advance(job))
             finally:
                 await policy.aclose()
 

@@ -363,7 +363,7 @@ def run_mcp(url: str, data: Path, work: Path, tok: Any, roles: dict[str, Task]) 
     trainer.model.generate = ScriptedGenerate(trainer.model, tok, plans)
     trainer.train()
     base = url.rsplit("/mcp", 1)[0]
-    ours = envs.runtime.live_sessions()  # type: ignore[attr-defined]
+    ours = envs.sessions.live_sessions()  # type: ignore[attr-defined]
     served = httpx.get(f"{base}/admin/sessions").json()["ids"]
     # one more reset of a used instance: its previous session must go
     used = next(e for e in envs.instances if e.session is not None and e.session.live)
@@ -387,7 +387,7 @@ def run_mcp(url: str, data: Path, work: Path, tok: Any, roles: dict[str, Task]) 
         "released_on_reset": old in served and old not in after,
         "released_on_close": opened and closed,
         "per_rollout": rollout_facts(records, {roles["gold_write"].id: "gold_write"}),
-        "session_prefix": f"eval-{envs.runtime.server.run_id}-",  # type: ignore[attr-defined]
+        "session_prefix": f"eval-{envs.sessions.run_id}-",  # type: ignore[attr-defined]
     }
 
 

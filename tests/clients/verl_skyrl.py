@@ -21,6 +21,7 @@ def main(dataset: Path) -> None:
     from contract.harnesses import HermesHarness, render_task
     from contract.load import load_tasks
     from contract.messages import messages
+    from rollout.conversation import Conversation
     from rollout.episode import TaskEpisode
     from rollout.skyrl import register
 
@@ -50,7 +51,7 @@ def main(dataset: Path) -> None:
                 "observations_are_reference": same_replies,
                 "done": done,
                 "reward": reward,
-                "inproc": episode.score(messages(task), "prove+outcome").total,
+                "inproc": Conversation(episode).score(messages(task), "prove+outcome").total,
                 "state_match": metrics.get("state_match"),
             }
         )

@@ -222,6 +222,7 @@ async def full_loop(cfg: Any, model: Path, tasks: list[Any], parquet: Path) -> d
     from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
     from verl.utils.dataset.rl_dataset import RLHFDataset, collate_fn
 
+    from rollout.conversation import Conversation
     from rollout.episode import TaskEpisode
     from rollout.verl import SESSIONS
 
@@ -247,9 +248,8 @@ async def full_loop(cfg: Any, model: Path, tasks: list[Any], parquet: Path) -> d
         shown_text = server.prompts[task.turns[0].user]
         shown_block = shown_text.split("<|im_start|>tools\n", 1)[1].split("<|im_end|>", 1)[0]
         shown = [json.loads(line) for line in shown_block.splitlines() if line.strip()]
-        episode = TaskEpisode(task)
-        inproc = episode.score(first_turn(task), "prove+outcome").total
-        episode.close()
+        with TaskEpisode(task) as episode:
+            inproc = Conversation(episode).score(first_turn(task), "prove+outcome").total
         rows.append(
             {
                 "task_id": task.id,
