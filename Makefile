@@ -22,50 +22,70 @@ TRAIN_FIND_LINKS = $(shell $(PYTHON) -m pip config get global.find-links 2>/dev/
 # Python processes, and without .pyc files (PYTHONDONTWRITEBYTECODE) each one compiles Ray and
 # fastmcp from source, which took the test's cluster start from ~35 s to ~100 s.
 RAY = .venv-ray
+# toolground as `pip install toolground` leaves it: the core dependencies only, no extra, for
+# tests/test_base_install.py, which installs a wheel of the tree it tests into it and runs every
+# subcommand from outside the repository.
+BASE = .venv-base
+# The exact versions the tests run on; pyproject.toml declares ranges (constraints*.txt say why three).
+PINS = constraints.txt
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/.installed: pyproject.toml $(PINS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,export]'
+	$(BIN)/pip install -q -c $(PINS) -e '.[test,export]'
 	touch $@
 
-$(MCP1)/.installed:
+$(MCP1)/.installed: constraints-mcp1.txt
 	$(PYTHON) -m venv $(MCP1)
-	$(MCP1)/bin/pip install -q 'mcp==1.30.0'
+	$(MCP1)/bin/pip install -q -c constraints-mcp1.txt 'mcp<2'
 	touch $@
 
-$(VERL)/.installed: pyproject.toml
+$(VERL)/.installed: pyproject.toml constraints-verl.txt
 	$(PYTHON) -m venv $(VERL)
 	echo '*' > $(VERL)/.gitignore
-	$(VERL)/bin/pip install -q 'uv==0.13.9'
+	$(VERL)/bin/pip install -q -c constraints-verl.txt uv
 	$(VERL)/bin/uv pip install -q --python $(VERL)/bin/python $(addprefix --find-links ,$(VERL_FIND_LINKS)) \
-		'verl==0.9.1' 'fastapi==0.165.0' 'torch==2.13.0' 'skyrl-gym==0.4.0' -e .
+		-c constraints-verl.txt verl fastapi torch skyrl-gym -e .
 	touch $@
 
-$(TRAIN)/.installed: pyproject.toml
+$(TRAIN)/.installed: pyproject.toml $(PINS)
 	$(PYTHON) -m venv $(TRAIN)
 	echo '*' > $(TRAIN)/.gitignore
-	$(TRAIN)/bin/pip install -q 'uv==0.13.9'
+	$(TRAIN)/bin/pip install -q -c $(PINS) uv
 	$(TRAIN)/bin/uv pip install -q --python $(TRAIN)/bin/python $(addprefix --find-links ,$(TRAIN_FIND_LINKS)) \
-		'torch==2.13.0' -e '.[train,export]'
+		-c $(PINS) torch -e '.[train,export]'
 	touch $@
 
-$(RAY)/.installed: pyproject.toml
+$(RAY)/.installed: pyproject.toml $(PINS)
 	$(PYTHON) -m venv $(RAY)
 	echo '*' > $(RAY)/.gitignore
-	$(RAY)/bin/pip install -q 'uv==0.13.9'
-	$(RAY)/bin/uv pip install -q --compile-bytecode --python $(RAY)/bin/python -e '.[ray]' 'httpx==0.28.1' 'pytest==9.2.0'
+	$(RAY)/bin/pip install -q -c $(PINS) uv
+	$(RAY)/bin/uv pip install -q --compile-bytecode --python $(RAY)/bin/python -c $(PINS) -e '.[ray]' pytest
 	touch $@
 
-.PHONY: install serve test lint format
+# pyproject's core dependencies and nothing else. toolground itself is not installed here: the
+# test builds a wheel of the tree it runs on and installs that (--no-deps), so what it tests is never
+# a stale install, and `pip check` there proves these dependencies are the wheel's.
+$(BASE)/.installed: pyproject.toml $(PINS)
+	$(PYTHON) -m venv $(BASE)
+	echo '*' > $(BASE)/.gitignore
+	$(BASE)/bin/pip install -q --upgrade pip
+	$(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
+		> $(BASE)/requirements.txt
+	$(BASE)/bin/pip install -q -c $(PINS) -r $(BASE)/requirements.txt
+	touch $@
+
+.PHONY: install base serve test lint format
 install: $(BIN)/.installed
+
+base: $(BASE)/.installed
 
 serve: install
 	$(BIN)/toolground serve --domains all
 
 # --dist loadfile: a test module's expensive fixture (a 2,000-task generation) runs once, on one
 # worker, instead of once on each
-test: install $(MCP1)/.installed $(VERL)/.installed $(TRAIN)/.installed $(RAY)/.installed
+test: install $(MCP1)/.installed $(VERL)/.installed $(TRAIN)/.installed $(RAY)/.installed $(BASE)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -n 2 --dist loadfile

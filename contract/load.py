@@ -161,8 +161,9 @@ def _jsonl(file: Path) -> Iterator[tuple[str, Task]]:
 def _parquet(file: Path) -> Iterator[tuple[str, Task]]:
     try:
         import pyarrow.parquet as pq
-    except ImportError as exc:  # pragma: no cover - pyarrow is in the export extra
-        raise RuntimeError("reading parquet needs pyarrow (pip install 'toolground[export]')") from exc
+    except ModuleNotFoundError as exc:  # pyarrow is in the export extra; the CLI names it from ``name``
+        message = "reading parquet needs pyarrow (pip install 'toolground[export]')"
+        raise ModuleNotFoundError(message, name="pyarrow") from exc
     for number, row in enumerate(pq.read_table(file, columns=["reward_model"]).to_pylist()):
         try:
             yield f"{file} row {number}", load_task(row)

@@ -23,6 +23,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from servers.scale.owner import parse_shard
+from tests.image import image_extras, image_packages, source_packages
 from tests.serving import REPO
 from toolground.cli import build_parser
 from toolground.cmd_scale import shard_arguments
@@ -145,10 +146,7 @@ def _installed_closure(requirements: list[str]) -> set[str]:
 
 
 def test_the_dockerfile_installs_what_the_commands_import():
-    packages = {p.name for p in REPO.iterdir() if (p / "__init__.py").exists() and p.name != "tests"}
-    pip = re.search(r"pip install [^\n]*'\.(?:\[(?P<extras>[^\]]*)\])?'", DOCKERFILE)
-    assert pip, "the Dockerfile installs the project with pip"
-    extras = [e for e in (pip["extras"] or "").split(",") if e]
+    extras = image_extras()
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     installed = _installed_closure(
         [*project["dependencies"], *(r for e in extras for r in project["optional-dependencies"][e])]
@@ -170,9 +168,9 @@ print(json.dumps({
 """
     run = [sys.executable, "-c", probe, str(REPO) + "/"]
     found = json.loads(subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True).stdout)
-    assert {"servers", "rewards", "toolground", "state"} <= set(found["repo"]) <= packages
+    assert {"servers", "rewards", "toolground", "state"} <= set(found["repo"]) <= source_packages()
     for package in found["repo"]:
-        assert f"COPY {package} ./{package}" in DOCKERFILE, f"the image lacks the {package} package"
+        assert package in image_packages(), f"the image lacks the {package} package"
     owners = metadata.packages_distributions()
     missing = {
         m: owners.get(m)

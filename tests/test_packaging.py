@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import yaml
 
+from tests.image import image_packages, source_packages, wheel_packages
 from tests.serving import REPO
 from toolground.cli import build_parser
 
@@ -23,7 +24,31 @@ def test_compose_services_run_commands_the_cli_accepts():
     assert "TOOLGROUND_ADMIN_TOKEN" in services["mcp"]["environment"]
 
 
-def test_dockerfile_copies_every_package():
-    dockerfile = (REPO / "Dockerfile").read_text()
-    for package in ("state", "contract", "servers", "querygen", "rewards", "toolground"):
-        assert f"COPY {package} ./{package}" in dockerfile
+def test_every_package_is_in_the_wheel_and_the_image():
+    """A package the wheel lacks is missing after ``pip install toolground``; one the image lacks,
+    in the containers. Both are read from the files that decide them, so a new package (contract/)
+    needs no edit here: it fails until pyproject's packages.find includes it."""
+    assert {
+        "state",
+        "contract",
+        "servers",
+        "querygen",
+        "rewards",
+        "rollout",
+        "toolground",
+    } <= source_packages()
+    assert wheel_packages() == source_packages(), "pyproject.toml's packages.find misses a package"
+    assert image_packages() == wheel_packages(), "the Dockerfile (or .dockerignore) leaves a package out"
+
+
+def test_the_image_readers_notice_a_package_left_out(monkeypatch):
+    """The check above must be able to fail: leave rollout out of the build context, then copy
+    packages one by one as the Dockerfile once did."""
+    from tests import image
+
+    assert "rollout" in image.image_packages()
+    monkeypatch.setattr(image, "dockerignored", lambda name: name == "rollout")
+    assert "rollout" not in image.image_packages()
+    monkeypatch.undo()
+    monkeypatch.setattr(image, "DOCKERFILE", image.DOCKERFILE.replace("COPY . .", "COPY servers ./servers"))
+    assert image.image_packages() == {"servers"}

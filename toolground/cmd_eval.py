@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolground.errors import UsageError
+from toolground.extras import optional_imports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -121,7 +122,8 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     from rollout.session import SessionError
 
     try:
-        tasks = load_tasks(args.tasks, args.limit)
+        with optional_imports(f"--tasks {args.tasks} (parquet files, no tasks.jsonl)"):
+            tasks = load_tasks(args.tasks, args.limit)
     except (OSError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if not tasks:

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolground.cli import UsageError
+from toolground.extras import require
+
+PARQUET_FORMATS = {"parquet", "hf"}  # written as parquet files, by pyarrow (the export extra)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -89,6 +92,8 @@ def _config(args: argparse.Namespace) -> tuple[GenConfig, list[str]]:
         raise UsageError(
             f"unknown --format {','.join(bad) or args.format!r}; choose from {', '.join(FORMATS)}"
         )
+    for fmt in PARQUET_FORMATS.intersection(formats):
+        require("pyarrow", f"--format {fmt}")
     if bool(args.llm_url) != bool(args.llm_model):
         raise UsageError("--llm-url and --llm-model go together")
     if args.workers < 0:

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from toolground.cli import UsageError
+from toolground.extras import optional_imports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
             f"--out cannot be named {SAMPLES_PAGE}: the samples page is written beside the report"
         )
     try:
-        page, samples = render_pages(args.dir)
+        with optional_imports(f"reading {args.dir} (parquet files, no tasks.jsonl)"):
+            page, samples = render_pages(args.dir)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:

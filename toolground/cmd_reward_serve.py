@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 from toolground.errors import UsageError
+from toolground.extras import require
 from toolground.io_stack import fast_io
 
 LOG_LEVELS = ["critical", "error", "warning", "info", "debug"]
@@ -85,6 +86,8 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         )
     if not args.ray and (args.ray_address or args.route_prefix != "/"):
         raise UsageError("--ray-address and --route-prefix need --ray")
+    if args.ray:
+        require("ray", "--ray")
     if not args.route_prefix.startswith("/"):
         raise UsageError(f"--route-prefix must start with '/', got {args.route_prefix!r}")
     if args.fd is not None and (args.ray or args.workers > 1):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from servers.scale.sockets import serve_on, unix_listener
 from servers.serve import MCP_PATH, SSE_PATH, build_http_app, is_loopback, run_stdio
 from state import SCALES
 from toolground.errors import UsageError
+from toolground.extras import require
 from toolground.io_stack import fast_io
 
 
@@ -205,8 +205,8 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--shard runs one shard; --workers/--ray start the shards themselves")
     if args.ray_address and not args.ray:
         raise UsageError("--ray-address needs --ray")
-    if args.ray and importlib.util.find_spec("ray") is None:
-        raise UsageError("--ray needs Ray, an optional extra: pip install 'toolground[ray]'")
+    if args.ray:
+        require("ray", "--ray")
     if (args.journal or args.uds) and not args.shard:
         raise UsageError("--journal and --uds are a shard's settings: use them with --shard INDEX/COUNT")
 

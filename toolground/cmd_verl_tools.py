@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from toolground.errors import UsageError
+from toolground.extras import optional_imports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from rollout.verl_config import config_snippet, write_verl_config
 
     try:
-        tasks = load_tasks(args.tasks)
+        with optional_imports(f"--tasks {args.tasks} (parquet files, no tasks.jsonl)"):
+            tasks = load_tasks(args.tasks)
     except (OSError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if not tasks:
