@@ -20,7 +20,7 @@ from servers.binding import Binder, BindRefused, parse_task
 from servers.kit import ToolError
 from servers.mcp_server import VALID_ID
 from servers.runtime import Environment
-from state import SessionUnavailable, UnknownSession, combine_hashes
+from state import EpisodeUnavailable, NotHeld, combine_hashes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -60,9 +60,9 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
                     )
             try:
                 return await fn(request)
-            except UnknownSession as exc:
+            except NotHeld as exc:
                 return _error(404, str(exc))
-            except SessionUnavailable as exc:  # full, owned by another shard, or lost in a restart
+            except EpisodeUnavailable as exc:  # full, owned by another shard, or lost in a restart
                 return _error(exc.status, str(exc))
 
         return handler
@@ -118,7 +118,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             binder.reset(ep, variants)
         except ToolError as exc:
             return _error(400, str(exc))
-        except SessionUnavailable as exc:
+        except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(
             {
@@ -140,7 +140,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             ep = binder.install(sid, binding)
         except BindRefused as exc:
             return _error(exc.status, str(exc))
-        except SessionUnavailable as exc:
+        except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(binder.describe(sid, ep, binding))
 

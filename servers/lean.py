@@ -40,7 +40,7 @@ from servers.binding import TASK_HEADER, Binder
 from servers.kit import ToolError
 from servers.mcp_server import ENV_HEADER, ENV_QUERY, VALID_ID
 from servers.runtime import Environment
-from state import SessionUnavailable
+from state import EpisodeUnavailable
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -240,7 +240,7 @@ class LeanMcp:
                 raise _Fallback  # the first call of a session the header binds: the stack binds it
         try:
             episode = self.env.store.get(sid)
-        except SessionUnavailable:  # full, owned by another shard, or lost: the stack words it
+        except EpisodeUnavailable:  # full, owned by another shard, or lost: the stack words it
             raise _Fallback from None
         if binder is not None and binder.active:
             binding = binder.bindings.get(episode)

@@ -25,7 +25,7 @@ from pydantic import PrivateAttr
 
 from servers.kit import ToolError, ToolSpec
 from servers.runtime import Environment
-from state import Episode, SessionUnavailable
+from state import Episode, EpisodeUnavailable
 
 ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
@@ -120,7 +120,7 @@ class EnvTool(Tool):
     def episode(self) -> Episode:
         try:
             return self._env.store.get(env_session_id())
-        except SessionUnavailable as exc:
+        except EpisodeUnavailable as exc:
             raise McpToolError(str(exc)) from None
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:

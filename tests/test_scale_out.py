@@ -26,8 +26,8 @@ from fastmcp.client.transports import SSETransport, StreamableHttpTransport
 
 from servers.runtime import Environment
 from servers.scale.owner import owner, parse_shard, session_id_minter
-from servers.scale.shard import NotOwned, SessionLost, ShardCustodian
-from state import SessionStore
+from servers.scale.shard import EpisodeLost, NotOwned, ShardCustodian
+from state import EpisodeStore
 from tests.serving import REPO, random_banking_calls, run_cli, running_server
 
 V = "2026-07-28"
@@ -85,7 +85,7 @@ def test_custodian_refuses_other_shards_ids_and_remembers_lost_ones(tmp_path, sn
     journal = tmp_path / "shard-1.journal"
     mine = [i for i in (f"s{k}" for k in range(40)) if owner(i, 3) == 1]
     theirs = next(i for i in (f"s{k}" for k in range(40)) if owner(i, 3) != 1)
-    store = SessionStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
+    store = EpisodeStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
     for sid in mine[:3]:
         store.get(sid)
     with pytest.raises(NotOwned, match=f"belongs to shard {owner(theirs, 3)} of 3"):
@@ -93,9 +93,9 @@ def test_custodian_refuses_other_shards_ids_and_remembers_lost_ones(tmp_path, sn
     assert store.release(mine[2])
     journal.write_text(journal.read_text() + "+torn")  # a line the dead writer never finished
 
-    reborn = SessionStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
+    reborn = EpisodeStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
     for sid in mine[:2]:  # held when the process died: lost, not silently fresh
-        with pytest.raises(SessionLost, match="was lost"):
+        with pytest.raises(EpisodeLost, match="was lost"):
             reborn.get(sid)
     assert reborn.get(mine[2]) is not None  # released before the crash: a new session as usual
     assert reborn.get(mine[0], renew=True) is not None  # a reset starts it afresh

@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from servers.scale.owner import owner, session_id_minter
-from state import SessionUnavailable
+from state import EpisodeUnavailable
 
 COMPACT_AFTER = 10_000  # journal lines beyond what the live ids need before it is rewritten
 
 
-class NotOwned(SessionUnavailable):
+class NotOwned(EpisodeUnavailable):
     status = 421  # Misdirected Request: this server is not the one for it
 
 
-class SessionLost(SessionUnavailable):
+class EpisodeLost(EpisodeUnavailable):
     status = 410  # Gone
 
 
@@ -58,7 +58,7 @@ class ShardCustodian:
         if env_id not in self.lost:
             return
         if not renew:
-            raise SessionLost(
+            raise EpisodeLost(
                 f"env session {env_id!r} was lost: the process of shard {self.index} died and was "
                 f"restarted at {self.started}, and the episode's state died with it. Start the episode "
                 f"again: POST /admin/sessions/{env_id}/reset (or /bind) gives it a fresh fork of the "
