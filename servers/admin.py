@@ -47,7 +47,7 @@ async def _variants_in(request: Request) -> dict[str, str | None] | Response:
 
 
 def admin_routes(env: Environment, token: str | None, binder: Binder | None = None) -> list[Route]:
-    """Routes bound to one environment's session store (and its task bindings)."""
+    """Routes bound to one environment's episode store (and its task bindings)."""
     binder = binder or Binder(env)
 
     def guarded(fn: Handler) -> Handler:
@@ -106,7 +106,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
     async def reset(request: Request) -> Response:
         """Body (optional): ``{"variants": {"trading": "market_closed"}}``; null restores the base.
 
-        An id that has no session yet gets one, so an evaluator can start an episode in a variant
+        An id that has no episode yet gets one, so an evaluator can start an episode in a variant
         before its first call; nothing is created when the body is refused."""
         variants = await _variants_in(request)
         if isinstance(variants, Response):
@@ -130,7 +130,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
         )
 
     async def bind(request: Request) -> Response:
-        """Body: a task, or a dataset row whose ``ground_truth`` is one. The session (created if
+        """Body: a task, or a dataset row whose ``ground_truth`` is one. The env session (created if
         new, its episode replaced if not) lists the task's tools and runs in the task's world."""
         sid = request.path_params["sid"]
         if not VALID_ID.match(sid):
