@@ -93,7 +93,7 @@ def in_process(env: Environment, n: int) -> dict[str, list[float]]:
     ep = env.open()
     out: dict[str, list[float]] = {"sqlite point read (bare)": [], READ[0]: [], WRITE[0]: []}
     env.invoke(ep, *WRITE)  # fork first, so the read below runs on the private copy like the write
-    with ep.session("banking").reading() as conn:
+    with ep.fork("banking").reading() as conn:
         stmt = "SELECT * FROM accounts WHERE id = ?"
         for _ in range(n):
             t = time.perf_counter()

@@ -6,7 +6,7 @@ generation rate; then the all-domain generation run (``--n`` tasks, default work
 
 Per domain, at medium unless said: agent tools (discovery tools apart), rows of every scale, snapshot
 bytes, p50 of a fork (new session + first write + a read, as ``bench_fork.py``), the SQLite
-pages a live forked session holds (32 of them, one write each), and generation in one process (``Generator`` for that
+pages a live fork holds (32 of them, one write each), and generation in one process (``Generator`` for that
 domain alone, start-up excluded): kept tasks per second, CPU ms per kept task, kept / attempts.
 The last part is what ``toolground generate --domains all --n N`` does, timed from the first
 attempt to the last kept task (start-up apart), with the list of tools no kept task calls.
@@ -33,7 +33,7 @@ from rich.progress import Progress  # noqa: E402
 from querygen.generate import GenConfig, Generator  # noqa: E402
 from servers.kit import Domain  # noqa: E402
 from servers.registry import available, get_domain  # noqa: E402
-from state import Session, SnapshotCache  # noqa: E402
+from state import Fork, SnapshotCache  # noqa: E402
 from state.hashing import user_tables  # noqa: E402
 
 DISCOVERY = {"list_records", "search_records", "get_unique_values"}
@@ -49,7 +49,7 @@ def rows_and_size(domain: Domain, scale: str, root: Path | None) -> tuple[int, i
 
 
 def fork_and_memory(domain: Domain, forks: int = 60, live: int = 32) -> tuple[float, float]:
-    """(fork p50 ms, bytes of SQLite pages a live forked session holds) at medium.
+    """(fork p50 ms, bytes of SQLite pages a live fork holds) at medium.
 
     Pages, not an RSS delta: in a process that has already built and freed twenty snapshots, new
     forks land in memory the allocator kept, so RSS often does not move at all."""
@@ -62,8 +62,8 @@ def fork_and_memory(domain: Domain, forks: int = 60, live: int = 32) -> tuple[fl
     touch = f'UPDATE "{table}" SET rowid = rowid WHERE rowid = (SELECT min(rowid) FROM "{table}")'
     read = f'SELECT * FROM "{table}" LIMIT 1'
 
-    def fork() -> Session:
-        s = Session(snap)
+    def fork() -> Fork:
+        s = Fork(snap)
         s.run(lambda c: c.execute(touch), writes=True)
         s.run(lambda c: c.execute(read).fetchone(), writes=False)
         return s

@@ -6,15 +6,15 @@
 
 Every method ends with the same point query, so each row is "ready to serve the first call":
 
-- toolground fork: ``Session(snapshot)`` + first write (deserialize, changelog triggers, savepoint).
-- lazy read-only episode: ``Session(snapshot)`` + one read (served by the shared read-only connection).
+- toolground fork: ``Fork(snapshot)`` + first write (deserialize, changelog triggers, savepoint).
+- lazy read-only episode: ``Fork(snapshot)`` + one read (served by the shared read-only connection).
 - deserialize only: ``Snapshot.connect()``, the bare SQLite memcpy without the changelog.
 - file copy: ``shutil.copyfile`` of the snapshot file + ``sqlite3.connect`` (one file per episode).
 - rebuild from seed: ``domain.build`` (schema + Faker fill + VACUUM), what a seed-only reset costs.
 - JSON load / deepcopy: an in-memory Python world (tau-bench style): ``json.loads`` of a dump of the
   same rows, or ``copy.deepcopy`` of the already-loaded rows.
 
-Memory per live session is the RSS delta of N forked sessions (one write each) divided by N.
+Memory per live fork is the RSS delta of N copied forks (one write each) divided by N.
 Numbers are medians/p95 of repeated runs in this one process; ratios are baseline p50 / fork p50.
 """
 
@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 
 from servers.kit import Domain  # noqa: E402
 from servers.registry import available, get_domain  # noqa: E402
-from state import Session, Snapshot, SnapshotCache  # noqa: E402
+from state import Fork, Snapshot, SnapshotCache  # noqa: E402
 
 # repeats per scale: (fast methods, JSON/deepcopy, rebuild, live sessions for memory)
 REPEATS = {
@@ -126,14 +126,14 @@ def bench_scale(domain: Domain, scale: str, cache: SnapshotCache, quick: bool) -
     touch = sql.replace("SELECT * FROM", "UPDATE").replace(" WHERE", " SET id = id WHERE")
     rows: dict[str, list[float]] = {}
 
-    def fork() -> Session:
-        s = Session(snap)
+    def fork() -> Fork:
+        s = Fork(snap)
         s.run(lambda c: c.execute(touch, (key,)), writes=True)
         s.run(lambda c: c.execute(sql, (key,)).fetchone(), writes=False)
         return s
 
-    def lazy() -> Session:
-        s = Session(snap)
+    def lazy() -> Fork:
+        s = Fork(snap)
         s.run(lambda c: c.execute(sql, (key,)).fetchone(), writes=False)
         return s
 
@@ -157,7 +157,7 @@ def bench_scale(domain: Domain, scale: str, cache: SnapshotCache, quick: bool) -
         r[1].unlink()
 
     # memory first, before the timing loops leave freed heap behind for the forks to reuse:
-    # N live forked sessions, one write each
+    # N live copied forks, one write each
     before = rss()
     live = [fork() for _ in range(n_live)]
     per_session = (rss() - before) / n_live
@@ -166,8 +166,8 @@ def bench_scale(domain: Domain, scale: str, cache: SnapshotCache, quick: bool) -
         s.close()
     del live
 
-    rows["toolground fork (first write)"] = timed(fork, n_fast, Session.close)
-    rows["lazy read-only episode"] = timed(lazy, n_fast, Session.close)
+    rows["toolground fork (first write)"] = timed(fork, n_fast, Fork.close)
+    rows["lazy read-only episode"] = timed(lazy, n_fast, Fork.close)
     rows["deserialize only"] = timed(deserialize, n_fast, sqlite3.Connection.close)
     rows["file copy + connect"] = timed(file_copy, min(n_fast, 200), drop_file)
     shutil.rmtree(tmpdir, ignore_errors=True)

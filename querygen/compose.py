@@ -157,7 +157,7 @@ class Composer:
             return None
         # a forbidden request (only ever the last) is said by the user but is no gold call
         steps = [s for s in asked if not s.forbidden]
-        hashes = self.probe.session_hashes(ep, [domain])
+        hashes = self.probe.fork_hashes(ep, [domain])
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
         persona = kit.renderer.persona(rng)

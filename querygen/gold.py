@@ -137,7 +137,7 @@ class GoldBuilder:
         lookups its references need inserted before the calls that use them)."""
         steps: list[Step] = []
         context: dict[str, list[str]] = {}
-        session = ep.session(self.domain.name)
+        fork = ep.fork(self.domain.name)
         self.scene = scene = self.namer.scene() if self.namer is not None else None
         limit = MAX_CALLS if self.namer is not None else len(chain)
         for j, name in enumerate(chain):
@@ -148,7 +148,7 @@ class GoldBuilder:
             screening = None
             for attempt in range(RETRIES):
                 saved = scene.copy() if scene is not None else None
-                with session.reading() as conn, self.sampler.steady():  # a draft only reads
+                with fork.reading() as conn, self.sampler.steady():  # a draft only reads
                     step = self._draft(
                         conn, spec, j, turn_of[j], template, steps, rng, context, attempt, level
                     )
@@ -177,10 +177,10 @@ class GoldBuilder:
                         step,
                     ]
                 noop_able = spec.writes and spec.idempotent and self.namer is not None  # set_x, chgrp
-                before = session.content_hash() if noop_able else None
+                before = fork.content_hash() if noop_able else None
                 res = self.call(ep, name, step.args)
                 step.ok, step.result, step.error = res.ok, res.value, res.error
-                if res.ok and before is not None and session.content_hash() == before:
+                if res.ok and before is not None and fork.content_hash() == before:
                     step.ok = False  # a write that changed nothing (chgrp to the current group)
                 if screening is not None:
                     step.policy = screening.marks

@@ -38,13 +38,13 @@ class PristineReads:
 
     def call(self, ep: Episode, name: str, arguments: Any) -> CallResult:
         spec = self.env.tools.get(name)
-        if spec is None or not spec.read_only or spec.domain not in ep.sessions:
+        if spec is None or not spec.read_only or spec.domain not in ep.forks:
             return self.env.call(ep, name, arguments)
-        session = ep.session(spec.domain)
-        with session.reading() as conn:
+        fork = ep.fork(spec.domain)
+        with fork.reading() as conn:
             if conn.execute(f"SELECT 1 FROM {CHANGES} LIMIT 1").fetchone() is not None:
                 return self.env.call(ep, name, arguments)
-        key = (session.snapshot.sha256, name, canonical(arguments))
+        key = (fork.snapshot.sha256, name, canonical(arguments))
         known = self._seen.get(key)
         if known is not None:
             self._seen.move_to_end(key)

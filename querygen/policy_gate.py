@@ -74,10 +74,10 @@ class PolicyGate:
 
     def screen(self, ep: Episode, spec: ToolSpec, args: dict[str, Any]) -> Screening:
         out = Screening()
-        session = ep.session(self.domain)
-        now = self.env.reference_moment(session)
+        fork = ep.fork(self.domain)
+        now = self.env.reference_moment(fork)
         for _ in range(MAX_REMEDIES + 1):
-            with session.reading() as conn:
+            with fork.reading() as conn:
                 db = Db(conn, now)
                 verdicts = self.policy.verdicts(db, spec.name, args)
                 breaches = [(r, w) for r, w in verdicts if not isinstance(w, Near)]
@@ -102,9 +102,9 @@ class PolicyGate:
         """Whether a forbidden call succeeds when only the policy stands in its way: run in
         ``written`` mode inside a savepoint that is rolled back. A request the service refuses on
         its own (more bags than any cabin takes) would teach nothing about the policy."""
-        session = ep.session(self.domain)
+        fork = ep.fork(self.domain)
         try:
-            with session.writing() as conn:
+            with fork.writing() as conn:
                 conn.execute("UPDATE _meta SET value = 'written' WHERE key = ?", (MODE_KEY,))
                 ok = self.env.call(ep, spec.qualified_name, dict(args)).ok
                 raise _Undo

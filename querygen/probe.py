@@ -14,14 +14,14 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from state import Episode, Snapshot, combine_hashes
-from state.session import SharedReader
+from state.fork import SharedReader
 
 
 class SnapshotView:
     """A read-only connection to one snapshot, for sampling entities as they were at the start.
 
-    It is the snapshot's :class:`~state.session.SharedReader` connection (query-only, the same
-    bytes), which the episodes' unwritten sessions read from anyway: a private copy per view cost
+    It is the snapshot's :class:`~state.fork.SharedReader` connection (query-only, the same
+    bytes), which the episodes' unwritten forks read from anyway: a private copy per view cost
     a deserialize of every snapshot, and another of each in every variant lane."""
 
     def __init__(self, snapshot: Snapshot) -> None:
@@ -42,16 +42,16 @@ class StateProbe:
             view = self._views[domain] = SnapshotView(self.snapshots[domain])
         return view
 
-    def session_hashes(self, ep: Episode, domains: list[str]) -> dict[str, str]:
+    def fork_hashes(self, ep: Episode, domains: list[str]) -> dict[str, str]:
         """Per-domain content hashes (the snapshot's own hash for a domain never written)."""
-        return {name: ep.session(name).content_hash() for name in domains}
+        return {name: ep.fork(name).content_hash() for name in domains}
 
     def combine(self, hashes: Mapping[str, str], domains: list[str]) -> str:
-        """``Episode.state_hash()`` of an episode over ``domains`` whose other sessions are untouched."""
+        """``Episode.state_hash()`` of an episode over ``domains`` whose other forks are untouched."""
         return combine_hashes({name: hashes.get(name, self.snapshots[name].logical_hash) for name in domains})
 
     def state_hash(self, ep: Episode, domains: list[str]) -> str:
-        return self.combine(self.session_hashes(ep, domains), domains)
+        return self.combine(self.fork_hashes(ep, domains), domains)
 
     def diff(self, ep: Episode, domains: list[str]) -> list[dict[str, Any]]:
         """``Episode.diff()`` restricted to ``domains``; works inside an open savepoint."""
@@ -67,7 +67,7 @@ class StateProbe:
                 "op": c.op,
             }
             for name in sorted(domains)
-            for c in ep.session(name).diff()
+            for c in ep.fork(name).diff()
         ]
 
 
@@ -88,15 +88,15 @@ class Sandbox:
 
     @contextmanager
     def trial(self, domains: Iterable[str] | None = None) -> Iterator[Episode]:
-        """Everything done to ``domains``' sessions (default: all) inside is rolled back.
+        """Everything done to ``domains``' forks (default: all) inside is rolled back.
 
         Callers name the domains their calls touch: each savepoint costs SQL statements, and a
         task's gold calls only ever touch its own domain."""
-        names = sorted(self.episode.sessions if domains is None else set(domains))
+        names = sorted(self.episode.forks if domains is None else set(domains))
         try:
             with ExitStack() as stack:
                 for name in names:
-                    stack.enter_context(self.episode.sessions[name].writing())
+                    stack.enter_context(self.episode.forks[name].writing())
                 yield self.episode
                 raise _Undo
         except _Undo:

@@ -25,7 +25,7 @@ from rewards.errors import SnapshotMismatch, TaskError
 from servers.kit import ToolError, ToolSpec
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
-from state import Episode, Session, Snapshot, SnapshotCache, changelog
+from state import Episode, Fork, Snapshot, SnapshotCache, changelog
 
 
 @dataclass(slots=True)
@@ -41,7 +41,7 @@ class ReplayResult:
 
 
 class _Forks:
-    """One thread's forked sessions, one per snapshot, shared by every environment's replays.
+    """One thread's forks, one per snapshot, shared by every environment's replays.
 
     A task's environment names its distractor domains too, so keying forks by environment would
     fork every domain of every combination a batch holds (GBs over twenty domains). Keyed by
@@ -51,24 +51,24 @@ class _Forks:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.forks: OrderedDict[str, Fork] = OrderedDict()
 
-    def session(self, snapshot: Snapshot) -> Session:
-        session = self.sessions.get(snapshot.sha256)
-        if session is None:
-            session = Session(snapshot)
-            session.run(lambda conn: None, writes=True)  # forks: the private connection exists from now on
-            self.sessions[snapshot.sha256] = session
-            while len(self.sessions) > self.limit:
-                self.sessions.popitem(last=False)[1].close()
+    def fork(self, snapshot: Snapshot) -> Fork:
+        fork = self.forks.get(snapshot.sha256)
+        if fork is None:
+            fork = Fork(snapshot)
+            fork.run(lambda conn: None, writes=True)  # copies: the private connection exists from now on
+            self.forks[snapshot.sha256] = fork
+            while len(self.forks) > self.limit:
+                self.forks.popitem(last=False)[1].close()
         else:
-            self.sessions.move_to_end(snapshot.sha256)
-        return session
+            self.forks.move_to_end(snapshot.sha256)
+        return fork
 
     def discard(self, snapshot: Snapshot) -> None:
-        session = self.sessions.pop(snapshot.sha256, None)
-        if session is not None:
-            session.close()
+        fork = self.forks.pop(snapshot.sha256, None)
+        if fork is not None:
+            fork.close()
 
 
 class Replayer:
@@ -98,7 +98,7 @@ class Replayer:
                 status.append(ok)
                 values.append(value)
                 if ok and spec is not None and not spec.read_only:
-                    touched.append(self._touched(episode.sessions[spec.domain], spec.domain, seen))
+                    touched.append(self._touched(episode.forks[spec.domain], spec.domain, seen))
                 else:
                     touched.append([])
             diff = episode.diff() if base is None else changelog.relative_diff(base, episode.diff())
@@ -122,18 +122,18 @@ class Replayer:
                 )
         if not ran:
             return None
-        for domain, session in episode.sessions.items():
-            self._touched(session, domain, seen)  # later calls are credited only with rows they touch
+        for domain, fork in episode.forks.items():
+            self._touched(fork, domain, seen)  # later calls are credited only with rows they touch
         return episode.diff()
 
     def _enter(self, episode: Episode, forks: _Forks, name: Any) -> ToolSpec | None:
         """The call's tool, with this thread's fork of its domain opened inside a transaction."""
         spec = self.env.tools.get(name) if isinstance(name, str) else None
-        if spec is not None and spec.domain not in episode.sessions:
-            session = forks.session(self.env.snapshots()[spec.domain])
-            with session.reading() as conn:
+        if spec is not None and spec.domain not in episode.forks:
+            fork = forks.fork(self.env.snapshots()[spec.domain])
+            with fork.reading() as conn:
                 conn.execute("BEGIN")
-            episode.sessions[spec.domain] = session
+            episode.forks[spec.domain] = fork
         return spec
 
     def _call(self, episode: Episode, name: Any, args: Any) -> tuple[bool, Any]:
@@ -145,8 +145,8 @@ class Replayer:
 
     def _rollback(self, episode: Episode, forks: _Forks) -> None:
         snapshots = self.env.snapshots()
-        for domain, session in episode.sessions.items():
-            with session.reading() as conn:
+        for domain, fork in episode.forks.items():
+            with fork.reading() as conn:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 dirty = changelog.touched(conn)
@@ -154,9 +154,9 @@ class Replayer:
                 forks.discard(snapshots[domain])
 
     @staticmethod
-    def _touched(session: Session, domain: str, seen: dict[str, int]) -> list[tuple[str, str, str]]:
+    def _touched(fork: Fork, domain: str, seen: dict[str, int]) -> list[tuple[str, str, str]]:
         """The rows the call just made touched first (one small query on the change table)."""
-        with session.reading() as conn:
+        with fork.reading() as conn:
             seen[domain], keys = changelog.touched_since(conn, seen.get(domain, 0))
         return [(domain, table, pk) for table, pk in keys]
 

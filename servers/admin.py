@@ -20,7 +20,7 @@ from servers.binding import Binder, BindRefused, parse_task
 from servers.kit import ToolError
 from servers.mcp_server import VALID_ID
 from servers.runtime import Environment
-from state import SessionUnavailable, UnknownSession, combine_hashes
+from state import EpisodeUnavailable, NotHeld, combine_hashes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -47,7 +47,7 @@ async def _variants_in(request: Request) -> dict[str, str | None] | Response:
 
 
 def admin_routes(env: Environment, token: str | None, binder: Binder | None = None) -> list[Route]:
-    """Routes bound to one environment's session store (and its task bindings)."""
+    """Routes bound to one environment's episode store (and its task bindings)."""
     binder = binder or Binder(env)
 
     def guarded(fn: Handler) -> Handler:
@@ -60,9 +60,9 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
                     )
             try:
                 return await fn(request)
-            except UnknownSession as exc:
+            except NotHeld as exc:
                 return _error(404, str(exc))
-            except SessionUnavailable as exc:  # full, owned by another shard, or lost in a restart
+            except EpisodeUnavailable as exc:  # full, owned by another shard, or lost in a restart
                 return _error(exc.status, str(exc))
 
         return handler
@@ -106,7 +106,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
     async def reset(request: Request) -> Response:
         """Body (optional): ``{"variants": {"trading": "market_closed"}}``; null restores the base.
 
-        An id that has no session yet gets one, so an evaluator can start an episode in a variant
+        An id that has no episode yet gets one, so an evaluator can start an episode in a variant
         before its first call; nothing is created when the body is refused."""
         variants = await _variants_in(request)
         if isinstance(variants, Response):
@@ -118,7 +118,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             binder.reset(ep, variants)
         except ToolError as exc:
             return _error(400, str(exc))
-        except SessionUnavailable as exc:
+        except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(
             {
@@ -130,7 +130,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
         )
 
     async def bind(request: Request) -> Response:
-        """Body: a task, or a dataset row whose ``ground_truth`` is one. The session (created if
+        """Body: a task, or a dataset row whose ``ground_truth`` is one. The env session (created if
         new, its episode replaced if not) lists the task's tools and runs in the task's world."""
         sid = request.path_params["sid"]
         if not VALID_ID.match(sid):
@@ -140,7 +140,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             ep = binder.install(sid, binding)
         except BindRefused as exc:
             return _error(exc.status, str(exc))
-        except SessionUnavailable as exc:
+        except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(binder.describe(sid, ep, binding))
 

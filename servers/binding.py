@@ -43,7 +43,7 @@ from servers.kit import ToolError
 from servers.mcp_server import EnvTool, NoEnvSession, env_session_id
 from servers.registry import DOMAINS
 from servers.runtime import Environment
-from state import Episode, SessionUnavailable, Snapshot, SnapshotError
+from state import Episode, EpisodeUnavailable, Snapshot, SnapshotError
 
 TASK_HEADER = "x-env-task"
 
@@ -256,7 +256,7 @@ class Binder:
 
         The setup calls run on the new episode before it is stored, so a failing one leaves the
         session as it was. ``renew=False`` (the header's bind on first use) leaves a session lost in
-        a shard's restart lost. Raises BindRefused for a failing setup, SessionUnavailable when the
+        a shard's restart lost. Raises BindRefused for a failing setup, EpisodeUnavailable when the
         store refuses the session (full, another shard's, lost)."""
         episode = Episode(binding.snapshots)
         try:
@@ -397,7 +397,7 @@ class BindingMiddleware(Middleware):
                 return await self.binder.bind_to(sid, task_id)
             if task_id and listing:
                 return await self.binder.loaded(task_id)
-        except (BindRefused, SessionUnavailable) as exc:
+        except (BindRefused, EpisodeUnavailable) as exc:
             if listing:
                 raise MCPError(INVALID_PARAMS, str(exc)) from None
             raise McpToolError(str(exc)) from None

@@ -10,7 +10,7 @@ notifications, other methods, SSE-only clients, ``Mcp-Param-*`` headers, any req
 would refuse, an unknown tool, a missing env session) goes to the full stack unchanged, so every
 error and every other method stays exactly the SDK's.
 
-Task-bound sessions (:mod:`servers.binding`): their calls of offered tools are answered here as
+Task-bound env sessions (:mod:`servers.binding`): their calls of offered tools are answered here as
 any other call (the stack would run the same tool in the same episode); their listings, a call
 of a tool their task does not offer and the first call an ``X-Env-Task`` header binds go to the
 stack, whose binding middleware is the one place that knows tasks. Until something is bound
@@ -40,7 +40,7 @@ from servers.binding import TASK_HEADER, Binder
 from servers.kit import ToolError
 from servers.mcp_server import ENV_HEADER, ENV_QUERY, VALID_ID
 from servers.runtime import Environment
-from state import SessionUnavailable
+from state import EpisodeUnavailable
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -237,10 +237,10 @@ class LeanMcp:
         if binder is not None:
             task = headers.get(TASK_HEADER)
             if task and getattr(binder.bound(sid), "task_id", None) != task:
-                raise _Fallback  # the first call of a session the header binds: the stack binds it
+                raise _Fallback  # the first call of an env session the header binds: the stack binds it
         try:
             episode = self.env.store.get(sid)
-        except SessionUnavailable:  # full, owned by another shard, or lost: the stack words it
+        except EpisodeUnavailable:  # full, owned by another shard, or lost: the stack words it
             raise _Fallback from None
         if binder is not None and binder.active:
             binding = binder.bindings.get(episode)

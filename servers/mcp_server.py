@@ -18,6 +18,7 @@ from typing import Any
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError as McpToolError
 from fastmcp.resources import TextResource
+from fastmcp.server.context import Context
 from fastmcp.server.dependencies import get_context, get_http_headers, get_http_request
 from fastmcp.tools import Tool, ToolResult
 from mcp.types import ToolAnnotations
@@ -25,15 +26,12 @@ from pydantic import PrivateAttr
 
 from servers.kit import ToolError, ToolSpec
 from servers.runtime import Environment
-from state import Episode, SessionUnavailable
+from state import Episode, EpisodeUnavailable
 
 ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
 VALID_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
-STDIO_SESSION = "stdio"
-# A shard of a scaled-out server names itself in the ids of handshake-era sessions
-# (servers.scale.shard.mint_mcp_session_ids), so that a gateway sends them back to it.
-SESSION_TAG = [""]
+STDIO_ENV_SESSION = "stdio"
 
 
 class NoEnvSession(McpToolError):
@@ -53,8 +51,9 @@ def env_session_id() -> str:
 
     Order: the ``X-Env-Session`` header, the ``?env_session=`` URL parameter,
     the request's ``_meta.env_session``, then the handshake-era
-    ``Mcp-Session-Id``. Over stdio the process is the session, so a client
-    that sends nothing shares one episode per process.
+    ``Mcp-Session-Id`` (an SSE connection's id carries the serving shard's
+    tag, see :class:`EnvMcp`). Over stdio the process is the env session, so a
+    client that sends nothing shares one episode per process.
     """
     ctx = get_context()
     try:
@@ -78,11 +77,12 @@ def env_session_id() -> str:
     if meta_id:
         return _check_id(str(meta_id), "_meta.env_session")
     if request is None:
-        return STDIO_SESSION
+        return STDIO_ENV_SESSION
     if not ctx._is_modern_protocol() and ctx.session_id:
         sid = ctx.session_id
-        if SESSION_TAG[0] and not sid.startswith(SESSION_TAG[0]):  # an SSE connection's own uuid
-            sid = SESSION_TAG[0] + sid.replace("-", "")
+        tag = _session_tag(ctx)
+        if tag and not sid.startswith(tag):  # an SSE connection's own uuid
+            sid = tag + sid.replace("-", "")
         return "mcp:" + sid
     raise NoEnvSession(
         "no env session: send an X-Env-Session header, add ?env_session=<id> to the URL, "
@@ -105,7 +105,7 @@ class EnvTool(Tool):
         description: str | None = None,
         parameters: dict[str, Any] | None = None,
     ) -> EnvTool:
-        """The tool as served; a task-bound session lists it with the task's own ``description`` and
+        """The tool as served; a task-bound env session lists it with the task's own ``description`` and
         ``parameters`` (enums stripped, say), while calls still validate against the tool itself."""
         tool = cls(
             name=spec.qualified_name,
@@ -120,7 +120,7 @@ class EnvTool(Tool):
     def episode(self) -> Episode:
         try:
             return self._env.store.get(env_session_id())
-        except SessionUnavailable as exc:
+        except EpisodeUnavailable as exc:
             raise McpToolError(str(exc)) from None
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
@@ -135,11 +135,35 @@ class EnvTool(Tool):
         return ToolResult(content=text, structured_content=structured)
 
 
-def build_mcp(env: Environment, *, name: str = "toolground") -> FastMCP:
-    """A FastMCP server exposing every visible tool of the environment."""
+class EnvMcp(FastMCP):
+    """The FastMCP server of one environment, knowing the tag of the shard that runs it.
+
+    A shard of a scaled-out server mints handshake-era MCP session ids that name it
+    (``shard2.<32 hex>``, :func:`servers.scale.shard.mint_mcp_session_ids`), so that a gateway
+    sends their later requests back to it. An SSE connection's session id is a uuid the SDK makes
+    elsewhere, so :func:`env_session_id` puts the same tag before it. The tag belongs to the server
+    object rather than the module, so two servers in one process never share it."""
+
+    def __init__(self, *args: Any, session_tag: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.session_tag = session_tag
+
+
+def _session_tag(ctx: Context) -> str:
+    """The tag of the server answering this request ("" for a lone server)."""
+    server = ctx.fastmcp
+    return server.session_tag if isinstance(server, EnvMcp) else ""
+
+
+def build_mcp(env: Environment, *, name: str = "toolground", session_tag: str = "") -> EnvMcp:
+    """A FastMCP server exposing every visible tool of the environment.
+
+    ``session_tag`` is a shard's tag (``"shard2."``, from :func:`servers.scale.shard.mcp_session_tag`);
+    a lone server leaves it empty."""
     domains = ", ".join(d.name for d in env.domains)
-    mcp = FastMCP(
+    mcp = EnvMcp(
         name,
+        session_tag=session_tag,
         instructions=(
             f"Simulated services: {domains}. Tool names are <domain>_<tool>. State is private to your env "
             "session (X-Env-Session header, ?env_session= URL parameter or _meta.env_session)."

@@ -15,7 +15,7 @@ from typing import Any
 
 from servers.kit import Domain, ToolCrash, ToolError, ToolSpec
 from servers.registry import get_domain, parse_domains
-from state import Episode, Session, SessionStore, Snapshot, SnapshotCache, check_scale
+from state import Episode, EpisodeStore, Fork, Snapshot, SnapshotCache, check_scale
 
 
 @dataclass(frozen=True)
@@ -39,32 +39,8 @@ class CallResult:
         }
 
 
-class EpisodeStore(SessionStore):
-    """The session store, plus room for an episode built elsewhere (a task's own world)."""
-
-    def put(self, env_id: str, episode: Episode, *, renew: bool = True) -> None:
-        """Keep ``episode`` under ``env_id``, closing the one it replaces.
-
-        A task-bound session's episode forks the task's snapshots, which need not be the
-        server's, so it cannot come from ``get``; the size limit and idle eviction still apply.
-        An explicit bind is a fresh start (``renew``), which a custodian may allow for a lost id."""
-        with self._lock:
-            old = self._episodes.get(env_id)
-            if old is None:
-                if self.custodian is not None:
-                    self.custodian.admit(env_id, renew=renew)
-                self._make_room_locked()
-            episode.clock = self.clock
-            episode.last_used = self.clock()
-            self._episodes[env_id] = episode
-            if old is None and self.custodian is not None:
-                self.custodian.opened(env_id)
-        if old is not None and old is not episode:
-            self._close(old)
-
-
 class Environment:
-    """Domains + seed + scale: the tools, the snapshots, and the session store."""
+    """Domains + seed + scale: the tools, the snapshots, and the episode store."""
 
     def __init__(
         self,
@@ -140,7 +116,7 @@ class Environment:
         """Back to the snapshots; domains named in ``variants`` restart in that variant (None: the base)."""
         snaps = {}
         for name, variant in (variants or {}).items():
-            episode.session(name)
+            episode.fork(name)
             snaps[name] = self.snapshot(name, variant)
         episode.reset(snaps)
 
@@ -166,21 +142,21 @@ class Environment:
         """
         spec = self.spec(name, include_hidden=include_hidden)
         args = spec.validate(arguments, strict=not self.lax_arguments)
-        session = episode.session(spec.domain)
+        fork = episode.fork(spec.domain)
         episode.calls += 1
-        now = self._reference_moment(session)
-        return session.run(lambda conn: spec.run(conn, args, now), writes=not spec.read_only)
+        now = self._reference_moment(fork)
+        return fork.run(lambda conn: spec.run(conn, args, now), writes=not spec.read_only)
 
-    def reference_moment(self, session: Session) -> str:
-        """The snapshot's "now", as the tools of ``session`` see it."""
-        return self._reference_moment(session)
+    def reference_moment(self, fork: Fork) -> str:
+        """The snapshot's "now", as the tools running on ``fork`` see it."""
+        return self._reference_moment(fork)
 
-    def _reference_moment(self, session: Session) -> str:
+    def _reference_moment(self, fork: Fork) -> str:
         """The snapshot's "now" (a variant may move it), read once per snapshot, not once per call."""
-        key = session.snapshot.sha256
+        key = fork.snapshot.sha256
         now = self._now.get(key)
         if now is None:
-            with session.reading() as conn:  # no tool writes _meta, so any fork of it agrees
+            with fork.reading() as conn:  # no tool writes _meta, so any fork of it agrees
                 now = self._now[key] = conn.execute("SELECT value FROM _meta WHERE key = 'now'").fetchone()[0]
         return now
 

@@ -59,16 +59,18 @@ def build_http_app(
     lean: bool = True,
     tasks: Mapping[str, BindableTask] | None = None,
     health_extra: Callable[[], dict[str, Any]] | None = None,
+    session_tag: str = "",
 ) -> Any:
     """The ASGI app: ``/mcp``, ``/sse`` (+ ``/messages/``), ``/admin/...`` and ``/health``.
 
     Host and Origin headers are checked on every route (DNS-rebinding protection): loopback names
     always pass, anything else must be listed. ``lean`` answers 2026-era ``tools/call`` and
     ``tools/list`` in front of the MCP stack (:mod:`servers.lean`); ``lean=False`` is the plain
-    fastmcp path. ``tasks`` (by id) are what an ``X-Env-Task`` header can bind a session to; ``health_extra``
-    adds a shard's own facts to ``/health`` under ``"shard"``.
+    fastmcp path. ``tasks`` (by id) are what an ``X-Env-Task`` header can bind an env session to;
+    ``health_extra`` adds a shard's own facts to ``/health`` under ``"shard"``, and ``session_tag`` is
+    the shard's tag for the ids of SSE connections (:attr:`ShardCustodian.session_tag`; "" alone).
     """
-    mcp = build_mcp(env)
+    mcp = build_mcp(env, session_tag=session_tag)
     binder = Binder(env, tasks)
     mcp.add_middleware(BindingMiddleware(binder))
     for route in admin_routes(env, admin_token, binder):

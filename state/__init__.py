@@ -1,8 +1,13 @@
-"""Snapshots and per-episode forks of SQLite state. Knows nothing about domains or tools."""
+"""Snapshots and per-episode forks of SQLite state. Knows nothing about domains or tools.
+
+The words, bottom up: a :class:`Snapshot` is one domain's seeded database as bytes; a :class:`Fork`
+is one private copy of it; an :class:`Episode` is one rollout's forks (a fork per domain); the
+:class:`EpisodeStore` keeps episodes under env-session ids, the ids clients send. See
+docs/architecture.md for the glossary."""
 
 from state.changelog import CellChange
+from state.fork import Checkpoint, Fork
 from state.hashing import content_hash
-from state.session import Checkpoint, Session
 from state.snapshot import (
     SCALES,
     Snapshot,
@@ -16,10 +21,10 @@ from state.snapshot import (
 from state.store import (
     Custodian,
     Episode,
-    SessionStore,
-    SessionUnavailable,
+    EpisodeStore,
+    EpisodeUnavailable,
+    NotHeld,
     StoreFull,
-    UnknownSession,
     combine_hashes,
 )
 
@@ -29,14 +34,14 @@ __all__ = [
     "Checkpoint",
     "Custodian",
     "Episode",
-    "Session",
-    "SessionStore",
-    "SessionUnavailable",
+    "EpisodeStore",
+    "EpisodeUnavailable",
+    "Fork",
+    "NotHeld",
     "Snapshot",
     "SnapshotCache",
     "SnapshotError",
     "StoreFull",
-    "UnknownSession",
     "build_snapshot",
     "check_scale",
     "combine_hashes",

@@ -2,7 +2,7 @@
 
 A forked episode is a private in-memory SQLite database. When a burst of concurrent episodes is
 released, glibc keeps the freed pages in its per-thread arenas for reuse: measured, a server that
-served 256 sessions kept ~580 MiB more RSS afterwards. That is not a leak (it levels off), but a
+served 256 env sessions kept ~580 MiB more RSS afterwards. That is not a leak (it levels off), but a
 long training run pays it, and a host packing several servers runs out. ``malloc_trim`` returns
 free pages of every arena; it costs milliseconds on a large heap, so the store calls it when a
 release leaves it empty or has freed a lot since the last trim, never on every release.

@@ -1,10 +1,10 @@
 """Episodes and the store that keeps them alive.
 
-An episode is what one agent rollout owns: one session per domain it can
-touch, all forked from the same set of snapshots. The store maps env-session
-ids to episodes, evicts idle ones after a TTL, refuses new ones when full, and
-releases them on request. MCP has no session-end hook, so the TTL is what
-keeps abandoned rollouts from holding memory forever.
+An episode is what one agent rollout owns: one fork per domain it can touch,
+all from the same set of snapshots. The store maps env-session ids (the id a
+client sends, nothing more) to episodes, evicts idle ones after a TTL, refuses
+new ones when full, and releases them on request. MCP has no session-end hook,
+so the TTL is what keeps abandoned rollouts from holding memory forever.
 """
 
 from __future__ import annotations
@@ -16,33 +16,33 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from state.fork import Checkpoint, Fork
 from state.memory import TrimPolicy
-from state.session import Checkpoint, Session
 from state.snapshot import Snapshot
 
 
-class SessionUnavailable(RuntimeError):
-    """The store will not hand out this session; the message says why and what to do.
+class EpisodeUnavailable(RuntimeError):
+    """The store will not hand out an episode for this env session; the message says why and what to do.
 
     ``status`` is the HTTP status an operator API answers with."""
 
     status = 503
 
 
-class StoreFull(SessionUnavailable):
+class StoreFull(EpisodeUnavailable):
     """No room for another episode; the message says how to make room."""
 
 
 class Custodian(Protocol):
-    """Who may hold which sessions, told of every session that opens or closes.
+    """Who may hold which env sessions' episodes, told of every episode that opens or closes.
 
     A store on its own holds any id. A shard of a scaled-out server holds only the ids it owns,
     and remembers across a restart which ids it held (so a call for one of them says it was lost
     instead of silently starting from the snapshot). The store consults it only for ids it does
-    not hold, so calls in a live session pay nothing."""
+    not hold, so calls in a live episode pay nothing."""
 
     def admit(self, env_id: str, *, renew: bool) -> None:
-        """Raise SessionUnavailable if ``env_id`` may not get a new episode here.
+        """Raise EpisodeUnavailable if ``env_id`` may not get a new episode here.
 
         ``renew`` is an explicit fresh start (a reset or a bind), which a lost id may take."""
 
@@ -52,7 +52,9 @@ class Custodian(Protocol):
         """``env_id`` is gone (released, evicted, or a lost id released); whether it was known."""
 
 
-class UnknownSession(KeyError):
+class NotHeld(KeyError):
+    """The store holds no episode under that env-session id, or the episode no fork of that domain."""
+
     def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
         return str(self.args[0])
 
@@ -68,25 +70,23 @@ def combine_hashes(hashes: Mapping[str, str]) -> str:
 
 
 class Episode:
-    """One rollout's private world: a session per domain."""
+    """One rollout's private world: a fork per domain, kept by the store under an env-session id."""
 
     def __init__(
         self, snapshots: Mapping[str, Snapshot], *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.snapshots = dict(snapshots)
-        self.sessions = {name: Session(snap) for name, snap in self.snapshots.items()}
+        self.forks = {name: Fork(snap) for name, snap in self.snapshots.items()}
         self.lock = threading.RLock()
         self.clock = clock  # the store's clock, so touch() and the idle TTL agree
         self.created = self.last_used = clock()
         self.calls = 0
 
-    def session(self, domain: str) -> Session:
+    def fork(self, domain: str) -> Fork:
         try:
-            return self.sessions[domain]
+            return self.forks[domain]
         except KeyError:
-            raise UnknownSession(
-                f"domain {domain!r} is not served here; served: {sorted(self.sessions)}"
-            ) from None
+            raise NotHeld(f"domain {domain!r} is not served here; served: {sorted(self.forks)}") from None
 
     def touch(self) -> None:
         self.last_used = self.clock()
@@ -96,53 +96,55 @@ class Episode:
 
         A task's ``expected_state_hash`` covers the task's own domains, so a server running more
         domains is compared with ``state_hash(task.domains)``."""
-        names = sorted(self.sessions if domains is None else set(domains))
-        return combine_hashes({name: self.session(name).content_hash() for name in names})
+        names = sorted(self.forks if domains is None else set(domains))
+        return combine_hashes({name: self.fork(name).content_hash() for name in names})
 
     def domain_hashes(self) -> dict[str, str]:
         """Each domain's content hash (``combine_hashes`` of a subset is that subset's state hash)."""
-        return {name: s.content_hash() for name, s in sorted(self.sessions.items())}
+        return {name: f.content_hash() for name, f in sorted(self.forks.items())}
 
     def diff(self) -> list[dict[str, Any]]:
         out = []
-        for name in sorted(self.sessions):
-            out.extend({"domain": name, **c.as_dict()} for c in self.sessions[name].diff())
+        for name in sorted(self.forks):
+            out.extend({"domain": name, **c.as_dict()} for c in self.forks[name].diff())
         return out
 
     def reset(self, snapshots: Mapping[str, Snapshot] | None = None) -> None:
         """Back to the snapshots; ``snapshots`` swaps some domains onto others (their variants)."""
         with self.lock:
             for name, snap in (snapshots or {}).items():
-                self.session(name).close()
+                self.fork(name).close()
                 self.snapshots[name] = snap
-                self.sessions[name] = Session(snap)
-            for s in self.sessions.values():
-                s.reset()
+                self.forks[name] = Fork(snap)
+            for f in self.forks.values():
+                f.reset()
             self.calls = 0
 
     def checkpoint(self) -> dict[str, Checkpoint]:
         with self.lock:
-            return {name: s.checkpoint() for name, s in self.sessions.items()}
+            return {name: f.checkpoint() for name, f in self.forks.items()}
 
     def restore(self, cp: Mapping[str, Checkpoint]) -> None:
         with self.lock:
             for name, point in cp.items():
-                self.session(name).restore(point)
+                self.fork(name).restore(point)
 
     def memory_bytes(self) -> int:
-        return sum(s.memory_bytes() for s in self.sessions.values())
+        return sum(f.memory_bytes() for f in self.forks.values())
 
     def close(self) -> None:
-        for s in self.sessions.values():
-            s.close()
+        for f in self.forks.values():
+            f.close()
 
     def identity(self) -> dict[str, Any]:
         return {name: snap.identity() for name, snap in sorted(self.snapshots.items())}
 
 
 @dataclass
-class SessionStore:
-    """Env-session id -> episode, with an idle TTL and a size limit."""
+class EpisodeStore:
+    """Env-session id -> episode, with an idle TTL and a size limit.
+
+    ``max_sessions`` counts env sessions that hold an episode (the CLI's ``--max-sessions``)."""
 
     snapshots: Callable[[], Mapping[str, Snapshot]]
     max_sessions: int = 10_000
@@ -164,7 +166,7 @@ class SessionStore:
                 if self.custodian is not None:
                     self.custodian.admit(env_id, renew=renew)
                 if not create:
-                    raise UnknownSession(f"no env session {env_id!r}")
+                    raise NotHeld(f"no env session {env_id!r}")
                 self._make_room_locked()
                 ep = self._episodes[env_id] = Episode(self.snapshots(), clock=self.clock)
                 if self.custodian is not None:
@@ -172,6 +174,26 @@ class SessionStore:
             else:
                 ep.last_used = self.clock()
             return ep
+
+    def put(self, env_id: str, episode: Episode, *, renew: bool = True) -> None:
+        """Keep ``episode`` under ``env_id``, closing the one it replaces.
+
+        A task-bound env session's episode forks the task's snapshots, which need not be the
+        server's, so it cannot come from ``get``; the size limit and idle eviction still apply.
+        An explicit bind is a fresh start (``renew``), which a custodian may allow for a lost id."""
+        with self._lock:
+            old = self._episodes.get(env_id)
+            if old is None:
+                if self.custodian is not None:
+                    self.custodian.admit(env_id, renew=renew)
+                self._make_room_locked()
+            episode.clock = self.clock
+            episode.last_used = self.clock()
+            self._episodes[env_id] = episode
+            if old is None and self.custodian is not None:
+                self.custodian.opened(env_id)
+        if old is not None and old is not episode:
+            self._close(old)
 
     def _make_room_locked(self) -> None:
         self._evict_locked()
@@ -222,7 +244,7 @@ class SessionStore:
     def stats(self) -> dict[str, Any]:
         with self._lock:
             eps = list(self._episodes.values())
-        forked = sum(1 for ep in eps for s in ep.sessions.values() if s.forked)
+        forked = sum(1 for ep in eps for f in ep.forks.values() if f.copied)
         return {
             "count": len(eps),
             "max_sessions": self.max_sessions,

@@ -29,7 +29,7 @@ class DomainCalls:
         return str(info.value)
 
     def rows(self, ep: Any, sql: str, *params: Any) -> list[dict]:
-        with ep.session(self.domain).reading() as conn:
+        with ep.fork(self.domain).reading() as conn:
             return Db(conn).all(sql, *params)
 
     def one(self, ep: Any, sql: str, *params: Any) -> dict:

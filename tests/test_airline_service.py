@@ -440,7 +440,7 @@ def test_near_edges_are_marked_but_allowed(env):
         ep, f"{FUTURE} AND cabin != 'business' AND insurance = 0 AND {age} BETWEEN 20.5 AND 23.5"
     )
     verify(env, ep, res["user_id"])
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         verdicts = policy.verdicts(
             Db(conn), "cancel_reservation", {"reservation": res["id"], "reason": "other"}
         )

@@ -61,7 +61,7 @@ def test_close_requires_zero_balance(bank):
 
 def test_unblock_needs_the_right_pin(bank):
     env, ep = bank
-    with ep.session("banking").reading() as conn:
+    with ep.fork("banking").reading() as conn:
         card_id, pin = conn.execute("SELECT id, pin FROM cards WHERE status = 'blocked' LIMIT 1").fetchone()
     wrong = "0000" if pin != "0000" else "1111"
     with pytest.raises(ToolError, match="PIN"):
@@ -109,7 +109,7 @@ def test_customers_are_world_people_and_the_persona_is_cus_000001(bank):
     assert env.invoke(ep, "banking_find_customer_by_email", {"email": p.email.upper()})["id"] == "CUS-000001"
     mine = env.invoke(ep, "banking_list_accounts", {"customer": "CUS-000001"})["accounts"]
     assert {(a["kind"], a["status"]) for a in mine} == {("checking", "open"), ("savings", "open")}
-    with ep.session("banking").reading() as conn:
+    with ep.fork("banking").reading() as conn:
         customers = conn.execute("SELECT id, name, email FROM customers ORDER BY id").fetchall()
         payees = {r[0] for r in conn.execute("SELECT name FROM payees")}
         spent_at = {r[0] for r in conn.execute("SELECT description FROM entries WHERE kind = 'card'")}

@@ -32,13 +32,13 @@ def cat(ep, name: str, budget: str = HOME) -> dict:
 
 def figures(ep, category: str, month: str) -> dict:
     c = one(ep, "SELECT budget_id FROM categories WHERE id = ?", category)
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         return ledger(Db(conn), c["budget_id"]).figures(category, month)
 
 
 def room(ep, month: str) -> float:
     """What can still be assigned in ``month``: the lowest Ready to Assign from then on."""
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         led = ledger(Db(conn), HOME)
     return min(led.ready[m] for m in led.months if m >= month)
 
@@ -233,7 +233,7 @@ def test_move_money_refusals(bud):
         month="2026-06",
         amount=1,
     )
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.execute("UPDATE categories SET hidden = 1 WHERE id = ?", (dst["id"],))
     fails(
         env,
@@ -404,7 +404,7 @@ def test_transaction_refusals(bud):
         payee=other["id"],
         amount=5,
     )
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.execute("UPDATE accounts SET closed = 1 WHERE id = ?", (CARD,))
     fails(
         env, ep, "add_transaction", "is closed", account=CARD, day="2026-05-31", payee=payee["id"], amount=5

@@ -34,12 +34,12 @@ def tables(ep) -> set[str]:
 
 def write_sql(ep, sql: str, *params) -> None:
     """Set up a case the seed does not hold exactly (a freeze date, a permission)."""
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.execute(sql, params)
 
 
 def verdicts(ep, tool: str, args: dict) -> set[str]:
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         found = get_domain(DOMAIN).policy.verdicts(Db(conn), tool, args)
     return {r.slug for r, why in found if type(why) is str}
 
@@ -355,7 +355,7 @@ def test_line_comments_need_a_real_line(env, ep):
 
 
 def test_rerun_passes_flaky_checks_and_fails_real_ones(env, ep):
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         flaky = conn.execute(
             f"SELECT id FROM check_runs WHERE {R.RERUNNABLE_CHECK} AND status = 'failure' AND flaky = 1 ORDER BY id"
         ).fetchone()[0]
@@ -506,7 +506,7 @@ def test_the_remedy_for_a_stale_head_is_updating_its_branch(env, mode):
     pool = f"SELECT id FROM pull_requests WHERE {R.MERGEABLE_PR} ORDER BY id"
     pr = pick(ep, "merge_pull_request", "pull_request", pool, {"up-to-date-first"})
     rule = get_domain(DOMAIN).policy.rule("up-to-date-first")
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         tool, args = rule.remedy(Db(conn), "merge_pull_request", {"pull_request": pr})
     assert (tool, args) == ("update_branch", {"pull_request": pr})
     call(env, ep, tool, **args)

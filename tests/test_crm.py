@@ -528,7 +528,7 @@ def test_reps_cannot_reopen_or_touch_teammates_records(crm):
         f"SELECT * FROM deals WHERE status = 'open' AND owner_id IN {TEAM} AND owner_id != ? ORDER BY id",
         rep["id"],
     )
-    with ep.session(DOMAIN).writing() as conn:  # the rep signs in instead of the persona
+    with ep.fork(DOMAIN).writing() as conn:  # the rep signs in instead of the persona
         conn.execute("UPDATE sessions SET user_id = ?", (rep["id"],))
     msg = fails(
         env,

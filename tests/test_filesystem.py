@@ -100,11 +100,11 @@ def test_paths_render_relative_to_the_working_directory(fs):
 
     project = first_project(ep)
     readme = node(ep, f"{HOME}/{project}/README.md")
-    with ep.session("filesystem").reading() as conn:
+    with ep.fork("filesystem").reading() as conn:
         assert Node.__render__(Db(conn), readme["id"]) == f"{project}/README.md"
         assert Node.__render__(Db(conn), node(ep, "/etc/hosts")["id"]) == "/etc/hosts"
     call(env, ep, "cd", path=project)
-    with ep.session("filesystem").reading() as conn:
+    with ep.fork("filesystem").reading() as conn:
         assert Node.__render__(Db(conn), readme["id"]) == "README.md"
         assert Node.__render__(Db(conn), node(ep, f"{HOME}/Notes/todo.txt")["id"]) == "~/Notes/todo.txt"
     listing = call(env, ep, "ls", path="src")

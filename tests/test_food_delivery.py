@@ -490,7 +490,7 @@ def test_paused_restaurant_takes_no_orders_until_its_pause_ends(fd):
 def test_platform_credit_pays_first(fd):
     env, ep = fd
     c, r, item = pair(ep, TAKING)
-    with ep.session(DOMAIN).writing() as conn:  # a customer with 12.50 of platform credit
+    with ep.fork(DOMAIN).writing() as conn:  # a customer with 12.50 of platform credit
         conn.execute("UPDATE customers SET credit = 12.5 WHERE id = ?", (c["id"],))
     fill_cart(env, ep, c, r, item)
     order = call(env, ep, "place_order", customer=c["id"])
@@ -725,7 +725,7 @@ def test_refund_rules_on_delivered_orders(fd):
 def test_card_refunds_never_exceed_what_the_card_paid(fd):
     env, ep = fd
     o = one(ep, "SELECT * FROM orders WHERE status = 'delivered' AND refunded = 0 AND total > 20 ORDER BY id")
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.execute(
             "UPDATE orders SET credit_applied = 10, card_charged = round(total - 10, 2) WHERE id = ?",
             (o["id"],),

@@ -149,7 +149,7 @@ class Pools:
         self.rows: dict[str, int] = {}
         self.paths: dict[tuple[str, str], list[str]] = {}
         dom = get_domain(domain)
-        with episode.session(domain).reading() as conn:
+        with episode.fork(domain).reading() as conn:
             for table in dom.tables:
                 name = table.__tablename__
                 self.prefix[name] = getattr(table, "__prefix__", "ID")
@@ -334,10 +334,10 @@ def sweep(spec: ToolSpec, pools: Pools) -> list[Any]:
 
 def _touched_rows(episode: Episode, domain: str) -> Counter[str]:
     """Rows the changelog has recorded per table (cheap: no diff against the snapshot)."""
-    session = episode.session(domain)
-    if not session.forked:
+    fork = episode.fork(domain)
+    if not fork.copied:
         return Counter()
-    with session.reading() as conn:
+    with fork.reading() as conn:
         return Counter(table for table, _ in changelog.export(conn))
 
 
@@ -368,7 +368,7 @@ def check_call(env: Environment, episode: Episode, spec: ToolSpec, args: Any) ->
         assert not undeclared, f"{shown} changed {undeclared} but declares writes={spec.writes}"
         append_only = get_domain(spec.domain).append_only()
         if set(grown) & set(append_only):
-            check_append_only(episode.session(spec.domain).diff(), append_only, shown)
+            check_append_only(episode.fork(spec.domain).diff(), append_only, shown)
     return result
 
 
@@ -385,8 +385,8 @@ def check_append_only(changes: list[Any], append_only: dict[str, frozenset[str]]
 
 
 def check_integrity(episode: Episode) -> None:
-    for name, session in episode.sessions.items():
-        with session.reading() as conn:
+    for name, fork in episode.forks.items():
+        with fork.reading() as conn:
             assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)], name
             assert conn.execute("PRAGMA foreign_key_check").fetchall() == [], name
 
@@ -439,8 +439,8 @@ def test_fuzzed_episode_across_all_tools_stays_sound(domain: str, make_env) -> N
     run()
     check_integrity(episode)
     assert True in ok, f"no call to {domain} succeeded; the plausible values are not plausible"
-    for session in episode.sessions.values():  # the incremental hash agrees with a full scan
-        assert session.content_hash() == session.full_content_hash()
+    for fork in episode.forks.values():  # the incremental hash agrees with a full scan
+        assert fork.content_hash() == fork.full_content_hash()
 
 
 # -- over MCP -------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ def it(make_env):
 
 
 def q(ep, sql, *params):
-    with ep.session("issue_tracker").reading() as conn:
+    with ep.fork("issue_tracker").reading() as conn:
         return conn.execute(sql, params).fetchall()
 
 

@@ -231,10 +231,10 @@ def test_append_only_check_catches_a_tool_that_rewrites_history(env):
     assert append_only == {"events": frozenset({"hidden"})}
     ep = env.open()
     env.invoke(ep, "kitdemo_hide_event", {"event": "EVT-000001"})
-    check_append_only(ep.session("kitdemo").diff(), append_only, "hide")  # a flag column: allowed
+    check_append_only(ep.fork("kitdemo").diff(), append_only, "hide")  # a flag column: allowed
     env.invoke(ep, "kitdemo_reword_event", {"event": "EVT-000001", "note": "rewritten"})
     with pytest.raises(AssertionError, match=r"events\.note"):
-        check_append_only(ep.session("kitdemo").diff(), append_only, "reword")
+        check_append_only(ep.fork("kitdemo").diff(), append_only, "reword")
 
 
 def test_paging_reports_total_and_truncation(env):
@@ -312,7 +312,7 @@ def test_list_records_total_is_the_count_on_every_page(make_env):
     """The total is counted only when the page cannot tell it; it must be the same either way."""
     env = make_env("banking")
     ep = env.open()
-    with ep.session("banking").reading() as conn:
+    with ep.fork("banking").reading() as conn:
         count = conn.execute("SELECT count(*) FROM accounts").fetchone()[0]
         mine = conn.execute("SELECT count(*) FROM accounts WHERE status = 'open'").fetchone()[0]
     assert count > 20

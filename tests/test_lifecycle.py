@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from servers.registry import available
-from state import Session, SessionStore, Snapshot, StoreFull, content_hash
+from state import EpisodeStore, Fork, Snapshot, StoreFull, content_hash
 from state.changelog import primary_key
 from state.hashing import user_tables
 
@@ -44,9 +44,9 @@ def snap(env) -> Snapshot:
     return env.snapshots()["banking"]
 
 
-def bump(session: Session, account: str = "ACC-000001", amount: float = 1.0) -> None:
-    """One small write, enough to make the session fork."""
-    session.run(
+def bump(fork: Fork, account: str = "ACC-000001", amount: float = 1.0) -> None:
+    """One small write, enough to make the fork copy the snapshot."""
+    fork.run(
         lambda c: c.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (amount, account)),
         writes=True,
     )
@@ -64,14 +64,14 @@ def rss_bytes() -> int:
 
 
 @pytest.mark.slow
-def test_5000_forked_sessions_opened_and_released_give_memory_back(env, snap) -> None:
-    store = SessionStore(env.snapshots, max_sessions=200)
+def test_5000_copied_episodes_opened_and_released_give_memory_back(env, snap) -> None:
+    store = EpisodeStore(env.snapshots, max_sessions=200)
     batch = 100  # live at once, like a trainer's rollout group
 
     def round_trip(start: int) -> None:
         ids = [f"ep-{start + i}" for i in range(batch)]
         for sid in ids:
-            bump(store.get(sid).session("banking"))
+            bump(store.get(sid).fork("banking"))
         assert store.stats()["forked_databases"] == batch
         assert store.stats()["memory_bytes"] >= batch * snap.size  # each really holds a private copy
         for sid in ids:
@@ -84,17 +84,17 @@ def test_5000_forked_sessions_opened_and_released_give_memory_back(env, snap) ->
     growth = rss_bytes() - baseline
     assert len(store) == 0 and store.stats()["memory_bytes"] == 0
     # 5,000 forks of ~140 KB each went through: 700 MB if any were kept
-    assert growth < 20 * 2**20, f"RSS grew by {growth / 2**20:.1f} MiB over 4,900 released sessions"
+    assert growth < 20 * 2**20, f"RSS grew by {growth / 2**20:.1f} MiB over 4,900 released episodes"
 
 
-def test_a_released_session_drops_its_fork(env) -> None:
-    store = SessionStore(env.snapshots)
+def test_a_released_episode_drops_its_fork(env) -> None:
+    store = EpisodeStore(env.snapshots)
     ep = store.get("x")
-    session = ep.session("banking")
-    bump(session)
-    assert session.forked and ep.memory_bytes() > 0
+    fork = ep.fork("banking")
+    bump(fork)
+    assert fork.copied and ep.memory_bytes() > 0
     assert store.release("x")
-    assert not session.forked and ep.memory_bytes() == 0
+    assert not fork.copied and ep.memory_bytes() == 0
 
 
 # -- TTL, size limit, release -------------------------------------------------------------
@@ -102,20 +102,20 @@ def test_a_released_session_drops_its_fork(env) -> None:
 
 def test_idle_ttl_evicts_with_the_injected_clock(env) -> None:
     t = [0.0]
-    store = SessionStore(env.snapshots, idle_ttl=10, clock=lambda: t[0])
+    store = EpisodeStore(env.snapshots, idle_ttl=10, clock=lambda: t[0])
     a, b = store.get("a"), store.get("b")
-    bump(b.session("banking"))
+    bump(b.fork("banking"))
     t[0] = 5.0
     store.get("a")  # a is used again; b is not
     a.touch()  # what the MCP tool does on every call: must follow the store's clock too
     t[0] = 12.0
     assert store.evict_idle() == 1
     assert "a" in store and "b" not in store
-    assert not b.session("banking").forked, "an evicted episode keeps its fork"
+    assert not b.fork("banking").copied, "an evicted episode keeps its fork"
     t[0] = 15.0
     assert store.evict_idle() == 0  # a idle for exactly 10 s: not yet
     t[0] = 15.5
-    store.get("c")  # creating a session evicts the stale ones first
+    store.get("c")  # creating an episode evicts the stale ones first
     assert store.ids() == ["c"]
     t[0] = 100.0
     assert store.stats()["count"] == 1 and store.evict_idle() == 1 and len(store) == 0
@@ -123,7 +123,7 @@ def test_idle_ttl_evicts_with_the_injected_clock(env) -> None:
 
 def test_full_store_refuses_with_a_clear_message_and_recovers(env) -> None:
     t = [0.0]
-    store = SessionStore(env.snapshots, max_sessions=3, idle_ttl=60, clock=lambda: t[0])
+    store = EpisodeStore(env.snapshots, max_sessions=3, idle_ttl=60, clock=lambda: t[0])
     for i in range(3):
         store.get(f"s{i}")
     with pytest.raises(StoreFull, match="full") as info:
@@ -132,7 +132,7 @@ def test_full_store_refuses_with_a_clear_message_and_recovers(env) -> None:
     assert store.get("s1") is store.get("s1")  # live sessions are still served when full
     assert store.release("s0")
     store.get("s3")
-    t[0] = 61.0  # everything idle past the TTL: a new session makes room by eviction
+    t[0] = 61.0  # everything idle past the TTL: a new episode makes room by eviction
     store.get("fresh")
     assert store.ids() == ["fresh"]
 
@@ -167,7 +167,7 @@ def test_full_store_over_mcp_is_a_tool_error_naming_full(make_env) -> None:
 
 
 def test_release_of_unknown_or_released_id_returns_false(env) -> None:
-    store = SessionStore(env.snapshots)
+    store = EpisodeStore(env.snapshots)
     assert store.release("never-opened") is False
     store.get("once")
     assert store.release("once") is True
@@ -193,20 +193,20 @@ def test_checkpoint_restore_and_reset_round_trip_the_state_hash(env, snap) -> No
     ep.restore(middle)
     assert ep.state_hash() == h1 and ep.diff() == d1
     env.invoke(ep, "banking_update_phone", {"customer": "CUS-000003", "phone": "+1-555-000-0001"})
-    session = ep.session("banking")
-    assert session.content_hash() == session.full_content_hash()  # the changelog came back too
+    fork = ep.fork("banking")
+    assert fork.content_hash() == fork.full_content_hash()  # the changelog came back too
 
     other = env.open()  # a checkpoint moves between episodes of the same snapshot
     other.restore(middle)
     assert other.state_hash() == h1
 
     ep.restore(start)
-    assert ep.state_hash() == h0 and ep.diff() == [] and not session.forked
+    assert ep.state_hash() == h0 and ep.diff() == [] and not fork.copied
     env.invoke(ep, "banking_deposit", {"account": "ACC-000001", "amount": 10.0})
     assert ep.state_hash() == h1  # the same call on the same start gives the same state
     ep.reset()
-    assert ep.state_hash() == h0 and session.content_hash() == snap.logical_hash
-    assert ep.diff() == [] and not session.forked
+    assert ep.state_hash() == h0 and fork.content_hash() == snap.logical_hash
+    assert ep.diff() == [] and not fork.copied
 
 
 # -- the content hash -------------------------------------------------------------------------
@@ -265,11 +265,11 @@ def test_snapshot_hash_survives_reinsert_in_reverse_and_vacuum(snap) -> None:
 # -- incremental hash and diff against a brute-force comparison ------------------------------
 
 
-def _changed_keys(session: Session) -> set[tuple[str, str]]:
+def _changed_keys(fork: Fork) -> set[tuple[str, str]]:
     """Every (table, key) whose row differs from the snapshot, by comparing whole tables."""
-    base = session.snapshot.connect()
+    base = fork.snapshot.connect()
     out: set[tuple[str, str]] = set()
-    with session.reading() as conn:
+    with fork.reading() as conn:
         for table in user_tables(conn):
             cols = primary_key(conn, table)
 
@@ -335,20 +335,20 @@ OPS = st.lists(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=OPS)
 def test_incremental_hash_and_diff_match_a_full_comparison(snap, ops) -> None:
-    session = Session(snap)
+    fork = Fork(snap)
     for kind, i, x in ops:
         if kind == "checkpoint":
-            session.restore(session.checkpoint())
+            fork.restore(fork.checkpoint())
             continue
         with contextlib.suppress(Boom):
-            session.run(_op(kind, i, x), writes=True)
-    assert session.content_hash() == session.full_content_hash()
-    expected = _changed_keys(session)
-    assert {(c.table, c.pk) for c in session.diff()} == expected
-    assert (session.content_hash() == snap.logical_hash) == (not expected)
-    with session.reading() as conn:
+            fork.run(_op(kind, i, x), writes=True)
+    assert fork.content_hash() == fork.full_content_hash()
+    expected = _changed_keys(fork)
+    assert {(c.table, c.pk) for c in fork.diff()} == expected
+    assert (fork.content_hash() == snap.logical_hash) == (not expected)
+    with fork.reading() as conn:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    session.close()
+    fork.close()
 
 
 # -- snapshot determinism ------------------------------------------------------------------------

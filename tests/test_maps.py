@@ -523,7 +523,7 @@ def test_save_place_rules(app):
 
 def test_at_most_500_saved_places(app):
     env, ep = app
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.executemany(
             "INSERT INTO saved_places (id, user_id, label, place_id, address_id, note, created_at) "
             "VALUES (?, 'USR-000001', ?, NULL, 'ADR-000001', NULL, '2026-05-01T10:00:00')",

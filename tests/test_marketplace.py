@@ -34,7 +34,7 @@ def tables(ep) -> set[str]:
 
 def write(ep, sql: str, *params) -> None:
     """Set up a state the seed does not hold (an expired offer, a suspended persona)."""
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.execute(sql, params)
 
 

@@ -141,7 +141,7 @@ def env(snapshot_cache) -> Environment:
 
 
 def breaches(env: Environment, ep) -> list[tuple[int, str, str]]:
-    with ep.session("policydemo").reading() as conn:
+    with ep.fork("policydemo").reading() as conn:
         return [tuple(r) for r in conn.execute("SELECT rule, slug, tool FROM policy_breach ORDER BY id")]
 
 
@@ -208,16 +208,16 @@ def test_a_refusal_changes_nothing_and_a_breach_lands_in_the_diff(env):
 
 def test_near_verdicts_are_reported_but_allowed(env):
     ep = env.open()
-    with ep.session("policydemo").reading() as conn:
+    with ep.fork("policydemo").reading() as conn:
         verdicts = desk.policy.verdicts(Db(conn, desk.now), "refund_ticket", {"ticket": "TIX-000002"})
     kinds = {r.slug: isinstance(why, Near) for r, why in verdicts}
     assert kinds == {"verify-first": False, "refund-window": True}
     rule = desk.policy.rule("verify-first")
-    with ep.session("policydemo").reading() as conn:
+    with ep.fork("policydemo").reading() as conn:
         fix = rule.remedy(Db(conn, desk.now), "refund_ticket", {"ticket": "TIX-000002"})
     assert fix == ("verify_member", {"member": "MEM-000001", "name": "Ada"})
     assert env.call(ep, "policydemo_" + fix[0], fix[1]).ok
-    with ep.session("policydemo").reading() as conn:
+    with ep.fork("policydemo").reading() as conn:
         after = desk.policy.verdicts(Db(conn, desk.now), "refund_ticket", {"ticket": "TIX-000002"})
     assert [r.slug for r, _ in after] == ["refund-window"]
 

@@ -99,7 +99,7 @@ def test_sampled_refs_exist_and_satisfy_their_conditions(live):
     domain, env, rel, sampler = live
     rng = random.Random(0)
     ep = env.open()
-    with ep.session(domain.name).reading() as conn:
+    with ep.fork(domain.name).reading() as conn:
         for spec in domain.visible_tools():
             picked: dict[str, str] = {}
             for p in spec.params:
@@ -125,7 +125,7 @@ def test_related_picks_follow_foreign_keys(live):
     checked = 0
     if not any(t.__table__.foreign_keys for t in tables_of(domain)):
         pytest.skip(f"{domain.name}: no table refers to another")
-    with ep.session(domain.name).reading() as conn:
+    with ep.fork(domain.name).reading() as conn:
         for t in tables_of(domain):
             for fk in sorted(t.__table__.foreign_keys, key=lambda f: f.parent.name):
                 parent = fk.column.table.name
@@ -176,7 +176,7 @@ def test_sampling_after_a_write_sees_that_write(live, snapshot_cache):
             ]
             if not new:
                 continue
-            with ep.session(domain.name).reading() as conn:
+            with ep.fork(domain.name).reading() as conn:
                 assert sampler.satisfying(conn, spec.returns, new, None) == new
                 picks = {
                     sampler.pick(conn, spec.returns, None, random.Random(s), context={spec.returns: new})
@@ -184,7 +184,7 @@ def test_sampling_after_a_write_sees_that_write(live, snapshot_cache):
                 }
                 assert new[0] in picks
             found += 1
-        with sandbox.episode.session(domain.name).reading() as conn:
+        with sandbox.episode.fork(domain.name).reading() as conn:
             assert sampler.satisfying(conn, spec.returns, new, None) == []  # rolled back
     if not found and domain.name in ("vehicle", "filesystem"):
         pytest.skip(

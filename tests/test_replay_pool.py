@@ -45,7 +45,7 @@ def test_only_the_domains_a_call_reaches_are_forked_once_per_thread(make_env, ac
         results.append(rep.run(transfer_and_read(src, dst)))
     # five environments, one fork: banking's, shared by all of them; no distractor was forked
     assert len(pool) == len(DISTRACTORS)
-    assert [s.snapshot.domain for s in pool.forks().sessions.values()] == ["banking"]
+    assert [s.snapshot.domain for s in pool.forks().forks.values()] == ["banking"]
     # every replay started from the snapshot: the same balances and the same diff each time
     first = results[0]
     assert all(r.status == [True, True, True] for r in results)
@@ -60,7 +60,7 @@ def test_a_tool_of_a_domain_the_task_does_not_serve_fails_and_forks_nothing(make
     rep = pool.add(make_env("banking"))
     r = rep.run([("email_list_labels", {})])
     assert r.status == [False] and "unknown tool" in r.values[0]
-    assert len(pool.forks().sessions) == 0
+    assert len(pool.forks().forks) == 0
 
 
 def test_environments_and_forks_are_dropped_least_recently_used(make_env, accounts):
@@ -72,7 +72,7 @@ def test_environments_and_forks_are_dropped_least_recently_used(make_env, accoun
     before = reps[-1].run(transfer_and_read(src, dst))
     read = pool.add(make_env("email")).run([("email_list_labels", {})])
     assert read.status == [True]
-    assert [s.snapshot.domain for s in pool.forks().sessions.values()] == ["email"]
+    assert [s.snapshot.domain for s in pool.forks().forks.values()] == ["email"]
     # an evicted environment still works for a caller holding it: banking forks again, from
     # the snapshot, and agrees with the first replay
     again = reps[-1].run(transfer_and_read(src, dst))
@@ -87,7 +87,7 @@ def test_threads_replay_on_their_own_forks(make_env, accounts):
 
     def work(i: int) -> None:
         outs = [rep.run(transfer_and_read(src, dst)) for _ in range(20)]
-        seen[i] = (outs, id(next(iter(pool.forks().sessions.values()))))
+        seen[i] = (outs, id(next(iter(pool.forks().forks.values()))))
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
     for t in threads:

@@ -25,10 +25,11 @@ from fastmcp import Client
 from fastmcp.client.transports import SSETransport, StreamableHttpTransport
 
 from servers.runtime import Environment
-from servers.scale.owner import owner, parse_shard, session_id_minter
-from servers.scale.shard import NotOwned, SessionLost, ShardCustodian
-from state import SessionStore
-from tests.serving import REPO, random_banking_calls, run_cli, running_server
+from servers.scale.owner import mcp_session_tag, owner, parse_shard, session_id_minter
+from servers.scale.shard import EpisodeLost, NotOwned, ShardCustodian
+from servers.serve import build_http_app
+from state import EpisodeStore
+from tests.serving import REPO, random_banking_calls, run_cli, running_server, serving_in_thread
 
 V = "2026-07-28"
 META = {"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}}
@@ -85,7 +86,7 @@ def test_custodian_refuses_other_shards_ids_and_remembers_lost_ones(tmp_path, sn
     journal = tmp_path / "shard-1.journal"
     mine = [i for i in (f"s{k}" for k in range(40)) if owner(i, 3) == 1]
     theirs = next(i for i in (f"s{k}" for k in range(40)) if owner(i, 3) != 1)
-    store = SessionStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
+    store = EpisodeStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
     for sid in mine[:3]:
         store.get(sid)
     with pytest.raises(NotOwned, match=f"belongs to shard {owner(theirs, 3)} of 3"):
@@ -93,15 +94,38 @@ def test_custodian_refuses_other_shards_ids_and_remembers_lost_ones(tmp_path, sn
     assert store.release(mine[2])
     journal.write_text(journal.read_text() + "+torn")  # a line the dead writer never finished
 
-    reborn = SessionStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
+    reborn = EpisodeStore(env.snapshots, custodian=ShardCustodian(1, 3, journal))
     for sid in mine[:2]:  # held when the process died: lost, not silently fresh
-        with pytest.raises(SessionLost, match="was lost"):
+        with pytest.raises(EpisodeLost, match="was lost"):
             reborn.get(sid)
     assert reborn.get(mine[2]) is not None  # released before the crash: a new session as usual
     assert reborn.get(mine[0], renew=True) is not None  # a reset starts it afresh
     assert reborn.release(mine[1])  # releasing a lost id forgets it
     assert reborn.get(mine[1]) is not None
     assert ShardCustodian(1, 3, journal).lost == {mine[0], mine[1], mine[2]}
+
+
+def test_the_shard_tag_belongs_to_the_server_it_was_built_with(snapshot_cache):
+    """Two servers in one process: the one built with a shard's tag names that shard in the
+    env-session id of an SSE connection (so a gateway finds it), the other does not."""
+    assert ShardCustodian(3, 4).session_tag == mcp_session_tag(3) == "shard3."
+    assert session_id_minter(3)().startswith(mcp_session_tag(3))
+    tagged = Environment("banking", scale="small", cache=snapshot_cache)
+    lone = Environment("banking", scale="small", cache=snapshot_cache)
+
+    async def call_over_sse(port: int) -> None:
+        async with Client(SSETransport(f"http://127.0.0.1:{port}/sse")) as c:
+            await c.call_tool("banking_get_balance", {"account": "ACC-000001"})
+
+    with (
+        serving_in_thread(build_http_app(tagged, session_tag=mcp_session_tag(3))) as tagged_port,
+        serving_in_thread(build_http_app(lone)) as lone_port,
+    ):
+        asyncio.run(call_over_sse(tagged_port))
+        asyncio.run(call_over_sse(lone_port))
+    [tagged_id], [lone_id] = tagged.store.ids(), lone.store.ids()
+    assert tagged_id.startswith("mcp:shard3.") and owner(tagged_id, 4) == 3, tagged_id
+    assert lone_id.startswith("mcp:") and not lone_id.startswith("mcp:shard"), lone_id
 
 
 # -- a four-shard cluster behind two gateways ---------------------------------------------------

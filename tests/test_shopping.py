@@ -228,7 +228,7 @@ def test_checkout_with_problem_cart_line_is_refused(shop):
     env, ep = shop
     c, p = fresh_customer_with_payment(ep), buyable(ep, 1)
     call(env, ep, "add_to_cart", customer=c["customer"], product=p["id"])
-    with ep.session("shopping").writing() as conn:  # the product sells out meanwhile
+    with ep.fork("shopping").writing() as conn:  # the product sells out meanwhile
         conn.execute("UPDATE products SET stock = 0 WHERE id = ?", (p["id"],))
     fails(env, ep, "checkout", "cannot check out.*out of stock", **c)
 

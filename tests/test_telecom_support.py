@@ -50,7 +50,7 @@ def verify(env, ep, customer: str) -> None:
 
 def patch(ep, sql: str, *params) -> None:
     """Set up a composed fault the seed may not hold in this exact combination."""
-    with ep.session(DOMAIN).writing() as conn:
+    with ep.fork(DOMAIN).writing() as conn:
         conn.execute(sql, params)
 
 
@@ -529,7 +529,7 @@ def test_verify_first_and_its_remedy(env, mode):
     _expect(env, ep, mode, tool, args, "verify-first", True)
     ep = env.open(variants)
     rule = get_domain(DOMAIN).policy.rule("verify-first")
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         fix = rule.remedy(Db(conn), tool, args)
     assert fix == ("verify_customer", {"customer": customer, "date_of_birth": dob(ep, customer)})
     call(env, ep, fix[0], **fix[1])
@@ -545,7 +545,7 @@ def test_near_edge_verdicts_are_allowed(env, ep):
     )
     verify(env, ep, near["customer_id"])
     args = {"line": near["id"], "plan": "PLN-000006" if near["plan_id"] != "PLN-000006" else "PLN-000004"}
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         verdicts = policy.verdicts(Db(conn), "change_plan", args)
     assert [(r.slug, isinstance(why, Near)) for r, why in verdicts] == [("plan-change-once-per-cycle", True)]
     call(env, ep, "change_plan", **args)

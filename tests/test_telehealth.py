@@ -490,7 +490,7 @@ def test_identity_must_be_verified_and_the_remedy_is_the_patients_own_details(ma
     _expect_breach(env, ep, mode, tool, args, "verify-identity")
     ep = _open(env, mode)
     rule = get_domain(DOMAIN).policy.rule("verify-identity")
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         from servers.kit import Db
 
         fix = rule.remedy(Db(conn, "2026-06-01T09:00:00"), tool, args)
@@ -520,7 +520,7 @@ def test_near_edges_are_marked_but_allowed(th):
         ep,
         "SELECT id FROM appointments WHERE status = 'booked' AND start >= '2026-06-02T10:00' AND start < '2026-06-02T13:00' ORDER BY id",
     )
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         verdicts = policy.verdicts(
             Db(conn, "2026-06-01T09:00:00"), "cancel_appointment", {"appointment": a["id"], "late_fee": False}
         )
@@ -532,7 +532,7 @@ def test_near_edges_are_marked_but_allowed(th):
         f"SELECT id FROM prescriptions rx WHERE schedule IS NOT NULL AND {last} BETWEEN '2026-03-04' AND '2026-03-12' ORDER BY id",
     )
     assert rx
-    with ep.session(DOMAIN).reading() as conn:
+    with ep.fork(DOMAIN).reading() as conn:
         verdicts = policy.verdicts(
             Db(conn, "2026-06-01T09:00:00"), "request_refill", {"prescription": rx[0]["id"]}
         )

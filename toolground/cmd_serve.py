@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tasks",
         type=Path,
-        help="tasks.jsonl (or a dataset folder holding one): an X-Env-Task: <id> header binds a session to a task",
+        help="tasks.jsonl (or a dataset folder holding one): an X-Env-Task: <id> header binds an env session to a task",
     )
     p.add_argument(
         "--lax-arguments",
@@ -86,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     scale.add_argument("--uds", type=Path, help="listen on this Unix socket instead of --host/--port")
     scale.add_argument(
-        "--journal", type=Path, help="a shard's record of its sessions, read back after a restart"
+        "--journal", type=Path, help="a shard's record of its env sessions, read back after a restart"
     )
     p.set_defaults(run=serve)
 
@@ -184,6 +184,7 @@ def _http_app(
         lean=not args.full_stack,
         tasks=tasks,
         health_extra=shard.describe if shard is not None else None,
+        session_tag=shard.session_tag if shard is not None else "",
     )
 
 
@@ -215,7 +216,9 @@ def _tasks(args: argparse.Namespace) -> dict | None:
     if args.tasks is None:
         return None
     if args.transport != "http":
-        raise UsageError("--tasks binds sessions by the X-Env-Task HTTP header, so it needs --transport http")
+        raise UsageError(
+            "--tasks binds env sessions by the X-Env-Task HTTP header, so it needs --transport http"
+        )
     try:
         return load_tasks(args.tasks)
     except (OSError, ValueError) as exc:
@@ -223,7 +226,7 @@ def _tasks(args: argparse.Namespace) -> dict | None:
 
 
 def _as_shard(args: argparse.Namespace, env: Environment) -> ShardCustodian | None:
-    """With ``--shard K/N``: hold only the sessions shard K owns, and mint MCP session ids naming it."""
+    """With ``--shard K/N``: hold only the env sessions shard K owns, and mint MCP session ids naming it."""
     if not args.shard:
         return None
     try:

@@ -1,12 +1,12 @@
-"""A stateless gateway: any request, from any client, forwarded to the shard that owns its session.
+"""A stateless gateway: any request, from any client, forwarded to the shard that owns its env session.
 
 The env session is resolved exactly as a server resolves it (the ``X-Env-Session`` header, the
 ``env_session`` URL parameter, ``_meta.env_session``, a handshake-era ``Mcp-Session-Id``), and the
 request's bytes go to its owner (:func:`servers.scale.owner.owner`) unchanged, so every answer,
-error and header is the shard's own. Requests that name no session (``initialize``, a listing, the
+error and header is the shard's own. Requests that name no env session (``initialize``, a listing, the
 operator API's tool list) go to the next shard in turn. ``GET /admin/sessions`` and ``/health`` ask
 every shard and add the answers up. A shard that does not answer is reported in words, naming the
-session and what to do, and the gateway keeps serving the other shards.
+env session and what to do, and the gateway keeps serving the other shards.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class Gateway:
     def _route(self, scope: Scope, body: bytes) -> tuple[str | None, int]:
         """(the env session, if any, and the shard to ask)."""
         n = len(self.upstreams)
-        sid = self.session_of(scope, body)
+        sid = self.env_session_of(scope, body)
         if sid is not None:
             return sid, owner(sid, n)
         pinned = _query(scope, SHARD_QUERY)
@@ -97,7 +97,7 @@ class Gateway:
             return None, int(pinned)  # an SSE stream's messages, opened without an env session
         return None, next(self._turn) % n
 
-    def session_of(self, scope: Scope, body: bytes) -> str | None:
+    def env_session_of(self, scope: Scope, body: bytes) -> str | None:
         """The env session a server would take this request to be about, as the id it keys."""
         path = scope["path"]
         if path.startswith("/admin/sessions/"):
@@ -121,7 +121,7 @@ class Gateway:
             return env_header
         if (query := _query(scope, "env_session")) is not None and query:
             return query
-        if (meta := _meta_session(body)) is not None:
+        if (meta := _meta_env_session(body)) is not None:
             return meta
         if mcp_session:
             return "mcp:" + mcp_session
@@ -201,7 +201,7 @@ class Gateway:
         await _reply(send, 200 if up else 503, out)
 
     async def _sessions(self, scope: Scope, body: bytes, send: Send) -> None:
-        """Every shard's session list added up; an auth refusal is passed on as the shard gave it."""
+        """Every shard's env-session list added up; an auth refusal is passed on as the shard gave it."""
         rows, ids, totals = [], [], {}
         for i, answer in await self._ask_all(scope, _raw_path(scope)):
             if isinstance(answer, ShardDown):
@@ -246,7 +246,7 @@ def _query(scope: Scope, key: str) -> str | None:
     return found
 
 
-def _meta_session(body: bytes) -> str | None:
+def _meta_env_session(body: bytes) -> str | None:
     if b"env_session" not in body:
         return None
     try:

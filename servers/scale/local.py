@@ -4,7 +4,7 @@ The supervisor builds the snapshots once (so N processes do not race to build th
 shard on a Unix socket in a private run folder, waits until every one answers, then starts the
 gateways on one listening socket they share (the kernel hands each new connection to one of them).
 It then watches: a shard or gateway that exits is started again. A restarted shard comes back
-empty; its journal makes it answer calls for the sessions it held with "this session was lost"
+empty; its journal makes it answer calls for the env sessions it held with "was lost"
 rather than a fresh world under an old name. Ctrl-C or SIGTERM stops everything.
 
 The gateway half (:class:`Supervisor`, :func:`start_gateways`) is shared with

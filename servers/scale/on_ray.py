@@ -9,7 +9,7 @@ plain processes of :mod:`servers.scale.local`, given the shards' URLs once, at s
 Those URLs outlive a shard's death: Ray restarts a dead actor (``max_restarts``) and re-runs its
 constructor, which is pinned to the node it first ran on (hard node affinity), binds the port its
 first life wrote beside its journal (``shard-<k>.port``) and reads that journal, so the gateways
-reach it where they always did and it answers calls for the sessions it held with "was lost".
+reach it where they always did and it answers calls for the env sessions it held with "was lost".
 
 Ray is imported only here, and only when a cluster starts: toolground runs without it.
 """

@@ -25,11 +25,20 @@ def owner(env_id: str, shards: int) -> int:
     return int.from_bytes(digest, "big") % shards
 
 
+def mcp_session_tag(index: int) -> str:
+    """What shard ``index`` puts before the MCP session ids it mints (``"shard2."``).
+
+    The shard's server is built with it (``build_http_app(..., session_tag=...)``), which tags an
+    SSE connection's uuid with it where its env-session id is formed."""
+    return f"shard{index}."
+
+
 def session_id_minter(index: int) -> Callable[[], str]:
     """New MCP session ids for shard ``index``: ``owner`` sends them back to it."""
+    tag = mcp_session_tag(index)
 
     def mint() -> str:
-        return f"shard{index}.{uuid.uuid4().hex}"
+        return f"{tag}{uuid.uuid4().hex}"
 
     return mint
 

@@ -1,11 +1,11 @@
-"""One shard of a scaled-out server: the sessions it owns, and the ones a restart lost.
+"""One shard of a scaled-out server: the env sessions it owns, and the ones a restart lost.
 
-A shard is a plain ``toolground serve`` whose session store has a :class:`ShardCustodian`: it
-refuses ids another shard owns (so a misrouted request can never split one session's state over
-two processes) and keeps a journal of the ids it holds. When a shard process dies its episodes die
-with it; the one that replaces it reads the journal and answers a call for any of those ids with
-an error saying the session was lost, instead of quietly forking a fresh world under the old name.
-A reset, a bind or a release of the id starts it afresh.
+A shard is a plain ``toolground serve`` whose episode store has a :class:`ShardCustodian`: it
+refuses env-session ids another shard owns (so a misrouted request can never split one episode's
+state over two processes) and keeps a journal of the ids it holds. When a shard process dies its
+episodes die with it; the one that replaces it reads the journal and answers a call for any of
+those ids with an error saying the env session was lost, instead of quietly forking a fresh world
+under the old name. A reset, a bind or a release of the id starts it afresh.
 """
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-from servers.scale.owner import owner, session_id_minter
-from state import SessionUnavailable
+from servers.scale.owner import mcp_session_tag, owner, session_id_minter
+from state import EpisodeUnavailable
 
 COMPACT_AFTER = 10_000  # journal lines beyond what the live ids need before it is rewritten
 
 
-class NotOwned(SessionUnavailable):
+class NotOwned(EpisodeUnavailable):
     status = 421  # Misdirected Request: this server is not the one for it
 
 
-class SessionLost(SessionUnavailable):
+class EpisodeLost(EpisodeUnavailable):
     status = 410  # Gone
 
 
 class ShardCustodian:
-    """Ownership and the lost-session journal of shard ``index`` of ``count``.
+    """Ownership and the lost-episode journal of shard ``index`` of ``count``.
 
     The store calls it under its own lock, so it keeps no lock of its own. The journal is one
     line per event (``+id`` opened, ``-id`` closed) appended with ``os.write``: the bytes are in the
@@ -58,7 +58,7 @@ class ShardCustodian:
         if env_id not in self.lost:
             return
         if not renew:
-            raise SessionLost(
+            raise EpisodeLost(
                 f"env session {env_id!r} was lost: the process of shard {self.index} died and was "
                 f"restarted at {self.started}, and the episode's state died with it. Start the episode "
                 f"again: POST /admin/sessions/{env_id}/reset (or /bind) gives it a fresh fork of the "
@@ -77,6 +77,12 @@ class ShardCustodian:
         if known:
             self._log("-", env_id)
         return known
+
+    @property
+    def session_tag(self) -> str:
+        """What this shard's MCP session ids start with: its server is built with it, so that the
+        env-session id of an SSE connection names this shard too (``build_http_app(session_tag=)``)."""
+        return mcp_session_tag(self.index)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -130,13 +136,11 @@ def mint_mcp_session_ids(index: int) -> None:
     ``uuid4`` is replaced by one whose ``hex`` is ``shard<index>.<32 hex>``; a gateway then sends
     every later request of that MCP session back here (``tests/test_scale_out.py`` drives an mcp
     1.x client through two gateways to prove it). An SSE connection's session id is a uuid the
-    SDK makes elsewhere; its env-session id is tagged the same way where it is formed."""
+    SDK makes elsewhere; its env-session id is tagged the same way where it is formed, by the
+    server built with the custodian's :attr:`ShardCustodian.session_tag`."""
     from mcp.server import streamable_http_manager
 
-    from servers import mcp_server
-
     mint = session_id_minter(index)
-    mcp_server.SESSION_TAG[0] = mint().split(".", 1)[0] + "."  # SSE sessions: their uuid, tagged
 
     class _ShardUuid:
         def __init__(self) -> None:

@@ -1,7 +1,7 @@
-"""Sessions: private, resettable forks of a snapshot.
+"""Forks: private, resettable copies of one snapshot.
 
-A session copies nothing until its first write. Until then its reads go to one
-read-only connection shared by every session of the same snapshot, so an
+A fork copies nothing until its first write. Until then its reads go to one
+read-only connection shared by every fork of the same snapshot, so an
 episode that only looks around costs no memory and no copy. The first write
 ``deserialize()``s the snapshot into a private connection (a memcpy).
 
@@ -29,9 +29,9 @@ REMEMBERED = 200_000  # snapshot rows a shared reader keeps for hashing and diff
 
 
 class SharedReader:
-    """One read-only connection per snapshot, shared by its sessions.
+    """One read-only connection per snapshot, shared by its forks.
 
-    It serves reads of sessions that have not written yet, the old rows a diff
+    It serves reads of forks that have not written yet, the old rows a diff
     compares against, and the per-table digest sums a fork's hash starts from.
     """
 
@@ -109,13 +109,16 @@ class SharedReader:
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """A session's state at one moment: its bytes, changelog included (None = the snapshot)."""
+    """A fork's state at one moment: its bytes, changelog included (None = the snapshot)."""
 
     data: bytes | None
 
 
-class Session:
-    """A private fork of one snapshot with atomic operations, reset and diff."""
+class Fork:
+    """A private copy of one domain's snapshot with atomic operations, reset and diff.
+
+    One per domain of an :class:`~state.store.Episode`; it is the only thing in this package
+    that holds a SQLite connection of its own."""
 
     def __init__(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
@@ -125,10 +128,11 @@ class Session:
 
     # -- forking ---------------------------------------------------------
     @property
-    def forked(self) -> bool:
+    def copied(self) -> bool:
+        """Whether the private copy exists (it is made by the first write)."""
         return self._conn is not None
 
-    def _fork(self, data: bytes | None = None) -> sqlite3.Connection:
+    def _copy(self, data: bytes | None = None) -> sqlite3.Connection:
         conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
         conn.deserialize(data if data is not None else self.snapshot.data)
         conn.execute("PRAGMA foreign_keys = ON")
@@ -136,7 +140,7 @@ class Session:
 
     def _own(self) -> sqlite3.Connection:
         if self._conn is None:
-            self._conn = self._fork()
+            self._conn = self._copy()
         return self._conn
 
     # -- running operations ----------------------------------------------
@@ -171,7 +175,7 @@ class Session:
                 self._savepoints -= 1
 
     def run(self, fn: Callable[[sqlite3.Connection], T], *, writes: bool) -> T:
-        """Run ``fn`` atomically on this session's state."""
+        """Run ``fn`` atomically on this fork's state."""
         if writes:
             with self.writing() as conn:
                 return fn(conn)
@@ -194,7 +198,7 @@ class Session:
         with self.lock:
             self.close()
             if cp.data is not None:
-                self._conn = self._fork(cp.data)
+                self._conn = self._copy(cp.data)
 
     def close(self) -> None:
         with self.lock:
@@ -203,7 +207,7 @@ class Session:
                 self._conn = None
 
     def memory_bytes(self) -> int:
-        """Bytes held privately by this session (0 until its first write)."""
+        """Bytes held privately by this fork (0 until its first write)."""
         with self.lock:
             if self._conn is None:
                 return 0
