@@ -124,7 +124,7 @@ def sessions_for(backend: Backend) -> Sessions:
     return _FACTORIES[backend]
 
 
-class SessionStore:
+class TrajectorySessions:
     """This process's live env sessions, one per trajectory, keyed on verl's ``request_id``.
 
     ``bind`` opens the session at a trajectory's first call and ties its life to the owner (the
@@ -169,11 +169,11 @@ class SessionStore:
         return list(self._live)
 
 
-SESSIONS = SessionStore()
+SESSIONS = TrajectorySessions()
 
 
 async def run_call(
-    agent_data: Any, name: str, arguments: Any, sessions: Sessions, store: SessionStore = SESSIONS
+    agent_data: Any, name: str, arguments: Any, sessions: Sessions, store: TrajectorySessions = SESSIONS
 ) -> ToolOutcome:
     """One call of the trajectory ``agent_data`` belongs to, on its session (opened by ``sessions``
     at the trajectory's first call).
@@ -238,7 +238,7 @@ def _tool_class() -> type:
             return ToolResponse(text=outcome.content), 0.0, {"ok": outcome.ok}
 
         async def release(self, instance_id: str, **kwargs: Any) -> None:
-            """Per call: nothing to free (the session outlives the call; see ``SessionStore``)."""
+            """Per call: nothing to free (the session outlives the call; see ``TrajectorySessions``)."""
 
     ToolgroundTool.__module__ = __name__
     return ToolgroundTool
