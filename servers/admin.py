@@ -46,15 +46,33 @@ async def _variants_in(request: Request) -> dict[str, str | None] | Response:
     return variants
 
 
-def admin_routes(env: Environment, token: str | None, binder: Binder | None = None) -> list[Route]:
-    """Routes bound to one environment's episode store (and its task bindings)."""
-    binder = binder or Binder(env)
+class AdminApi:
+    """The operator routes of one environment's episode store (and its task bindings): a method
+    per route, each guarded by the admin token and the store's refusals."""
 
-    def guarded(fn: Handler) -> Handler:
+    def __init__(self, env: Environment, token: str | None, binder: Binder | None = None) -> None:
+        self.env, self.token, self.binder = env, token, binder or Binder(env)
+
+    def routes(self) -> list[Route]:
+        g = self.guarded
+        return [
+            Route("/admin/sessions", g(self.list_sessions), methods=["GET"]),
+            Route("/admin/sessions/{sid:path}/state", g(self.state), methods=["GET"]),
+            Route("/admin/sessions/{sid:path}/diff", g(self.diff), methods=["GET"]),
+            Route("/admin/sessions/{sid:path}/reset", g(self.reset), methods=["POST"]),
+            Route("/admin/sessions/{sid:path}/bind", g(self.bind), methods=["POST"]),
+            Route("/admin/sessions/{sid:path}", g(self.release), methods=["DELETE"]),
+            Route("/admin/tools", g(self.tools), methods=["GET"]),
+            Route("/admin/snapshots", g(self.snapshots), methods=["GET"]),
+        ]
+
+    def guarded(self, fn: Handler) -> Handler:
+        """``fn`` behind the bearer token, with the store's refusals as 404 / 503 JSON errors."""
+
         async def handler(request: Request) -> Response:
-            if token is not None:
+            if self.token is not None:
                 given = request.headers.get("authorization", "")
-                if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
                     return _error(
                         401, "admin API needs 'Authorization: Bearer <token>' with the server's admin token"
                     )
@@ -67,20 +85,21 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
 
         return handler
 
-    def episode(request: Request):
-        return env.store.get(request.path_params["sid"], create=False)
+    def episode(self, request: Request):
+        return self.env.store.get(request.path_params["sid"], create=False)
 
-    async def list_sessions(request: Request) -> Response:
-        evicted = env.store.evict_idle()
-        stats = env.store.stats()
+    async def list_sessions(self, request: Request) -> Response:
+        store = self.env.store
+        evicted = store.evict_idle()
+        stats = store.stats()
         stats["evicted_now"] = evicted
         stats["process_max_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        stats["ids"] = env.store.ids()[:1000]
+        stats["ids"] = store.ids()[:1000]
         return JSONResponse(stats)
 
-    async def state(request: Request) -> Response:
+    async def state(self, request: Request) -> Response:
         """``?domains=a,b`` hashes only those domains: compare it with a task's expected_state_hash."""
-        ep = episode(request)
+        ep = self.episode(request)
         hashes = ep.domain_hashes()
         wanted = [d.strip() for d in request.query_params.get("domains", "").split(",") if d.strip()]
         unknown = sorted(set(wanted) - set(hashes))
@@ -93,17 +112,16 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             "snapshot": ep.identity(),
             "calls": ep.calls,
         }
-        bound = binder.binding(ep)
+        bound = self.binder.binding(ep)
         if bound is not None:
             out["task"] = bound.task_id
         return JSONResponse(out)
 
-    async def diff(request: Request) -> Response:
-        ep = episode(request)
-        changes = ep.diff()
+    async def diff(self, request: Request) -> Response:
+        changes = self.episode(request).diff()
         return JSONResponse({"id": request.path_params["sid"], "count": len(changes), "changes": changes})
 
-    async def reset(request: Request) -> Response:
+    async def reset(self, request: Request) -> Response:
         """Body (optional): ``{"variants": {"trading": "market_closed"}}``; null restores the base.
 
         An id that has no episode yet gets one, so an evaluator can start an episode in a variant
@@ -113,48 +131,43 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             return variants
         try:
             for domain, variant in variants.items():
-                env.check_variant(domain, variant)
-            ep = env.store.get(request.path_params["sid"], renew=True)
-            binder.reset(ep, variants)
+                self.env.check_variant(domain, variant)
+            ep = self.env.store.get(request.path_params["sid"], renew=True)
+            self.binder.reset(ep, variants)
         except ToolError as exc:
             return _error(400, str(exc))
         except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
-        return JSONResponse(
-            {
-                "id": request.path_params["sid"],
-                "reset": True,
-                "hash": ep.state_hash(),
-                "snapshot": ep.identity(),
-            }
-        )
+        sid = request.path_params["sid"]
+        return JSONResponse({"id": sid, "reset": True, "hash": ep.state_hash(), "snapshot": ep.identity()})
 
-    async def bind(request: Request) -> Response:
+    async def bind(self, request: Request) -> Response:
         """Body: a task, or a dataset row whose ``ground_truth`` is one. The env session (created if
         new, its episode replaced if not) lists the task's tools and runs in the task's world."""
         sid = request.path_params["sid"]
         if not VALID_ID.match(sid):
             return _error(400, "env session ids are 1-128 characters from letters, digits and ._:@/+=-")
         try:
-            binding = await binder.prepare_async(parse_task(await request.body()))
-            ep = binder.install(sid, binding)
+            binding = await self.binder.prepare_async(parse_task(await request.body()))
+            ep = self.binder.install(sid, binding)
         except BindRefused as exc:
             return _error(exc.status, str(exc))
         except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
-        return JSONResponse(binder.describe(sid, ep, binding))
+        return JSONResponse(self.binder.describe(sid, ep, binding))
 
-    async def release(request: Request) -> Response:
+    async def release(self, request: Request) -> Response:
         sid = request.path_params["sid"]
-        if not env.store.release(sid):
+        if not self.env.store.release(sid):
             return _error(404, f"no env session {sid!r}")
         return JSONResponse({"id": sid, "released": True})
 
-    async def tools(request: Request) -> Response:
-        return JSONResponse({"tools": env.openai_tools()})
+    async def tools(self, request: Request) -> Response:
+        return JSONResponse({"tools": self.env.openai_tools()})
 
-    async def snapshots(request: Request) -> Response:
+    async def snapshots(self, request: Request) -> Response:
         """The worlds served (compare with a task's ``snapshots``) and each domain's named variants."""
+        env = self.env
         return JSONResponse(
             {
                 "snapshots": {name: snap.identity() for name, snap in sorted(env.snapshots().items())},
@@ -162,13 +175,7 @@ def admin_routes(env: Environment, token: str | None, binder: Binder | None = No
             }
         )
 
-    return [
-        Route("/admin/sessions", guarded(list_sessions), methods=["GET"]),
-        Route("/admin/sessions/{sid:path}/state", guarded(state), methods=["GET"]),
-        Route("/admin/sessions/{sid:path}/diff", guarded(diff), methods=["GET"]),
-        Route("/admin/sessions/{sid:path}/reset", guarded(reset), methods=["POST"]),
-        Route("/admin/sessions/{sid:path}/bind", guarded(bind), methods=["POST"]),
-        Route("/admin/sessions/{sid:path}", guarded(release), methods=["DELETE"]),
-        Route("/admin/tools", guarded(tools), methods=["GET"]),
-        Route("/admin/snapshots", guarded(snapshots), methods=["GET"]),
-    ]
+
+def admin_routes(env: Environment, token: str | None, binder: Binder | None = None) -> list[Route]:
+    """Routes bound to one environment's episode store (and its task bindings)."""
+    return AdminApi(env, token, binder).routes()
