@@ -57,7 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help='coerce arguments of the wrong JSON type ("5" or true for a number) instead of refusing them',
     )
-    scale = p.add_argument_group("scaling out (docs/scale-out.md)")
+    _scale_out_arguments(p.add_argument_group("scaling out (docs/scale-out.md)"))
+    p.set_defaults(run=serve)
+
+
+def _scale_out_arguments(scale: argparse._ArgumentGroup) -> None:
+    """Flags of a scaled-out server. ``--shard``, ``--uds`` and ``--journal`` are what ``--workers``
+    passes to the shard processes it starts, so ``--help`` does not show them."""
     scale.add_argument(
         "--workers",
         type=int,
@@ -81,14 +87,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=Path,
         help="where the shards keep their sockets and journals (default: a new temp folder)",
     )
-    scale.add_argument(
-        "--shard", help="run as shard INDEX/COUNT of a scaled-out server (what --workers starts)"
-    )
-    scale.add_argument("--uds", type=Path, help="listen on this Unix socket instead of --host/--port")
-    scale.add_argument(
-        "--journal", type=Path, help="a shard's record of its env sessions, read back after a restart"
-    )
-    p.set_defaults(run=serve)
+    scale.add_argument("--shard", help=argparse.SUPPRESS)  # INDEX/COUNT of a scaled-out server
+    scale.add_argument("--uds", type=Path, help=argparse.SUPPRESS)  # a Unix socket, not --host/--port
+    scale.add_argument("--journal", type=Path, help=argparse.SUPPRESS)  # env sessions kept over a restart
 
 
 def serve(args: argparse.Namespace) -> int:
