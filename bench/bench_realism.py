@@ -1,7 +1,7 @@
 """Issue 8's figures: how realistic generated tasks are, now against a dataset made earlier.
 
 Generates ``--n`` tasks of every domain with the current generator (default workers), measures
-them with :func:`querygen.realism.measure`, and prints the figures beside those of ``--before``
+them with :func:`querygen.text.realism.measure`, and prints the figures beside those of ``--before``
 (a dataset folder written by an older ``toolground generate``, measured by the same detectors),
 plus validated tasks per second of this run.
 
@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from querygen.export import messages, read_tasks
 from querygen.generate import GenConfig, Generator
-from querygen.realism import measure, specs_for
 from querygen.task import Task
+from querygen.text.realism import measure, specs_for
 from servers.registry import available
 
 ROWS = (

@@ -14,12 +14,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from querygen.answers import Reported, answer
-from querygen.gold import GoldBuilder, IdIndex, Step, dependencies
-from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import Offer, ToolOffer, out_of_scope
-from querygen.paraphrase import keeps_values
-from querygen.phrasing import (
+from querygen.plan.gold import GoldBuilder, IdIndex, Step, dependencies
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.policy_gate import YES, confirm_mark, confirmation_rules, describe, policy_meta, refusal
+from querygen.plan.probe import StateProbe
+from querygen.plan.sampler import tables_of
+from querygen.plan.values import ValueMaker
+from querygen.task import GoldCall, Task, Turn
+from querygen.text.answers import Reported, answer
+from querygen.text.paraphrase import keeps_values
+from querygen.text.phrasing import (
     CLARIFY_QUESTIONS,
     CLARIFY_REPLIES,
     IRRELEVANT_ANSWER,
@@ -27,12 +32,7 @@ from querygen.phrasing import (
     MISSING_TOOL_CLARIFY,
     Persona,
 )
-from querygen.policy_gate import YES, confirm_mark, confirmation_rules, describe, policy_meta, refusal
-from querygen.probe import StateProbe
-from querygen.render import Renderer, is_money, noun
-from querygen.sampler import tables_of
-from querygen.task import GoldCall, Task, Turn
-from querygen.values import ValueMaker
+from querygen.text.render import Renderer, is_money, noun
 from servers.kit import Domain
 from state import Episode
 

@@ -1,7 +1,7 @@
 """Every tool in the dataset: a pass that fills the gaps, and a sweep that takes the tools in turn.
 
 Chains are walks on the dependency graph whose weights are flattened so that tools appear about
-equally often in the *drafts* (:mod:`querygen.graph`). What the gates keep is another matter. A
+equally often in the *drafts* (:mod:`querygen.plan.graph`). What the gates keep is another matter. A
 tool whose call needs a state few rows are in (a gear change needs the foot on the brake), a write
 the written policy refuses most of the time (insurance is sold only with a booking), or a sink that
 every write leads to in the graph but few chains reach: each stays rare, or absent, at any ``n``.

@@ -21,7 +21,7 @@ purpose-built bad task.
   the latter for every task;
 * ``necessity`` — every gold call is needed: dropping it breaks a later call's dataflow, loses a
   fact the answer states, or changes a later result or the final state
-  (:mod:`querygen.necessity`);
+  (:mod:`querygen.plan.necessity`);
 * ``dedup`` — identical user text, or a gold-call multiset (name + arguments) with Jaccard
   similarity >= 0.70 to a kept task.
 """
@@ -35,12 +35,12 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from querygen.gold import canonical, run_calls
-from querygen.necessity import Necessity
-from querygen.probe import Sandbox, StateProbe
-from querygen.sampler import LiveSampler
+from querygen.plan.gold import canonical, run_calls
+from querygen.plan.necessity import Necessity
+from querygen.plan.probe import Sandbox, StateProbe
+from querygen.plan.sampler import LiveSampler
+from querygen.plan.values import NO_VALUE, ValueMaker
 from querygen.task import Task
-from querygen.values import NO_VALUE, ValueMaker
 from servers.runtime import Environment
 from state.hashing import user_tables
 

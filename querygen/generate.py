@@ -22,20 +22,20 @@ from faker import Faker
 from querygen.compose import Composer, DomainKit, Shape
 from querygen.coverage import fill_gaps, sweep_order
 from querygen.gates import GATES, Lexicon, Validator
-from querygen.gold import GoldBuilder, IdIndex, canonical
-from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import KnobRates, ToolOffer
-from querygen.memo import PristineReads
-from querygen.naming import Namer
 from querygen.parallel import outcomes
-from querygen.probe import Sandbox, StateProbe
-from querygen.realism import ambiguous, garbled, leaks, unseen_ids
-from querygen.realism_text import GarbleRules, garble_rules
-from querygen.refer import Resolver
-from querygen.render import Renderer
-from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.gold import GoldBuilder, IdIndex, canonical
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.memo import PristineReads
+from querygen.plan.probe import Sandbox, StateProbe
+from querygen.plan.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.values import ValueMaker
 from querygen.task import Task
-from querygen.values import ValueMaker
+from querygen.text.naming import Namer
+from querygen.text.realism import ambiguous, garbled, leaks, unseen_ids
+from querygen.text.realism_text import GarbleRules, garble_rules
+from querygen.text.refer import Resolver
+from querygen.text.render import Renderer
 from servers.registry import available, parse_domains
 from servers.runtime import Environment
 from state import SnapshotCache, check_scale
@@ -284,7 +284,7 @@ class Generator:
 
     def _misworded(self, task: Task) -> bool:
         """What a person would not say: a found value already in the user's words, an id only a
-        tool result showed, an ambiguous reference, a garbled sentence (:mod:`querygen.realism`)."""
+        tool result showed, an ambiguous reference, a garbled sentence (:mod:`querygen.text.realism`)."""
         key = tuple(task.domains[:1])  # the words come from the task's own domain's tools
         if key not in self._rules:
             self._rules[key] = garble_rules(self.env.tools, key)

@@ -8,9 +8,9 @@ import pytest
 
 from querygen.gates import GATES, Dedup
 from querygen.generate import GenConfig, Generator
-from querygen.gold import canonical
+from querygen.plan.gold import canonical
+from querygen.plan.values import NO_VALUE
 from querygen.task import GoldCall, Task, Turn
-from querygen.values import NO_VALUE
 from servers.registry import available
 
 

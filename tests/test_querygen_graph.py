@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from querygen.gold import GoldBuilder, IdIndex
-from querygen.graph import ChainSampler, DependencyGraph
-from querygen.probe import Sandbox, StateProbe
-from querygen.sampler import LiveSampler, Relations, tables_of
-from querygen.values import ValueMaker
+from querygen.plan.gold import GoldBuilder, IdIndex
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.probe import Sandbox, StateProbe
+from querygen.plan.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.values import ValueMaker
 from servers.registry import available, get_domain
 
 DOMAINS = available()

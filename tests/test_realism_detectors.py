@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from querygen.generate import GenConfig, Generator
-from querygen.realism import (
+from querygen.task import GoldCall, Task, Turn
+from querygen.text.realism import (
     ambiguous,
     coherence,
     invalid_values,
@@ -19,8 +20,7 @@ from querygen.realism import (
     specs_for,
     unseen_ids,
 )
-from querygen.realism_text import garble_rules, garbled, mentions
-from querygen.task import GoldCall, Task, Turn
+from querygen.text.realism_text import garble_rules, garbled, mentions
 
 DOMAINS = ["banking", "shopping", "issue_tracker"]
 

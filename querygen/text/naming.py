@@ -3,7 +3,7 @@
 A task is one actor's story: the first row that belongs to a person fixes the actor, and every
 later pick of a row somebody owns is one of the actor's (their accounts, their orders), so a chain
 never jumps to a stranger. Each entity argument the user must supply is then named the way the
-actor knows it (:mod:`querygen.refer`): themself as "me"/"my" (identified once by their email and
+actor knows it (:mod:`querygen.text.refer`): themself as "me"/"my" (identified once by their email and
 found with the domain's lookup), their rows by a telling attribute resolved with a real lookup
 call that precedes the call needing it, or, when no lookup resolves it uniquely, by its id.
 """
@@ -15,15 +15,15 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from querygen.gold import Origin, Step
-from querygen.refer import Lookup, Reference, Resolver, first_person
-from querygen.sampler import LiveSampler, Relations
-from querygen.seen import path_in_view, shown_strings
+from querygen.plan.gold import Origin, Step
+from querygen.plan.sampler import LiveSampler, Relations
+from querygen.plan.seen import path_in_view, shown_strings
+from querygen.text.refer import Lookup, Reference, Resolver, first_person
 from servers.runtime import Environment
 from state import Episode
 
 if TYPE_CHECKING:
-    from querygen.memo import PristineReads
+    from querygen.plan.memo import PristineReads
 
 MAX_CALLS = 6  # the paper's longest chain; lookups count
 NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}

@@ -23,7 +23,7 @@ from typing import Any
 
 from faker import Faker
 
-from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.sampler import LiveSampler, Relations, tables_of
 from servers.kit import Domain, Param, ToolSpec
 from servers.kit.discovery import text_columns, visible_columns
 

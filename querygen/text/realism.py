@@ -7,7 +7,7 @@ where and what, so the report can count them and show examples. They define "rea
 * :func:`leaks` - the user already says a value the agent is supposed to discover;
 * :func:`unseen_ids` - the user quotes an id that only ever appeared in a tool result;
 * :func:`ambiguous` - "my checking account" when the lookup shows two of them;
-* :func:`~querygen.realism_text.garbled` - sentences with machinery or broken grammar in them;
+* :func:`~querygen.text.realism_text.garbled` - sentences with machinery or broken grammar in them;
 * :func:`invalid_values` - gold arguments outside their schema, or dates no calendar has;
 * :func:`coherence` - calls that have nothing to do with what came before;
 * :func:`reference_kinds` - how entities are referred to (raw ids versus natural references).
@@ -29,9 +29,9 @@ from typing import Any
 import jsonschema
 
 from querygen.export import messages
-from querygen.realism_text import GarbleRules, garble_rules, garbled, mentions
-from querygen.seen import path_in_view
+from querygen.plan.seen import path_in_view
 from querygen.task import Task
+from querygen.text.realism_text import GarbleRules, garble_rules, garbled, mentions
 from servers.kit import ToolSpec
 
 ID_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}-\d{3,}\b")

@@ -3,7 +3,7 @@
 Each step's entity arguments come, in order of preference, from an earlier call's *output*
 (recorded as a dataflow edge, so the later call depends on the earlier one) or from the live
 sampler, related to the entities the task already involves. Other arguments come from
-:mod:`querygen.values`. A call that fails on the live state (insufficient funds, a frozen
+:mod:`querygen.plan.values`. A call that fails on the live state (insufficient funds, a frozen
 account) is retried with fresh arguments a few times; a chain whose step cannot be satisfied is
 cut there. Every kept step has really run, so its result is the result the task stores.
 """
@@ -17,18 +17,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from querygen.graph import DependencyGraph
-from querygen.ids import IdIndex
-from querygen.policy_gate import PolicyGate
-from querygen.sampler import LiveSampler, Relations
-from querygen.seen import path_in_view, shown_strings
-from querygen.values import ValueMaker, list_length
+from querygen.plan.graph import DependencyGraph
+from querygen.plan.ids import IdIndex
+from querygen.plan.policy_gate import PolicyGate
+from querygen.plan.sampler import LiveSampler, Relations
+from querygen.plan.seen import path_in_view, shown_strings
+from querygen.plan.values import ValueMaker, list_length
 from servers.kit import Domain, ToolSpec
 from servers.runtime import CallResult, Environment
 from state import Episode
 
 if TYPE_CHECKING:
-    from querygen.memo import PristineReads
+    from querygen.plan.memo import PristineReads
 
 RETRIES = 4
 MAX_CALLS = 6  # the paper's longest chain: lookups and a policy's remedies count too

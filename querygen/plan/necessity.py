@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from querygen.probe import Sandbox, StateProbe
+from querygen.plan.probe import Sandbox, StateProbe
 from querygen.task import Task, result_facts, states_number, written_numbers
 from servers.runtime import Environment
 
