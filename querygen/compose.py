@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from querygen.knobs import Offer, ToolOffer, out_of_scope
-from querygen.plan.gold import GoldBuilder, IdIndex, Step, dependencies
+from querygen.plan.gold import GoldBuilder
 from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.ids import IdIndex
 from querygen.plan.policy_gate import YES, confirm_mark, confirmation_rules, describe, policy_meta, refusal
 from querygen.plan.probe import StateProbe
 from querygen.plan.sampler import tables_of
+from querygen.plan.step import Step, dependencies
 from querygen.plan.values import ValueMaker
 from querygen.task import GoldCall, Task, Turn
 from querygen.text.answers import Reported, answer

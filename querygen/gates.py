@@ -35,10 +35,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from querygen.plan.gold import canonical, run_calls
+from querygen.plan.gold import run_calls
 from querygen.plan.necessity import Necessity
 from querygen.plan.probe import Sandbox, StateProbe
 from querygen.plan.sampler import LiveSampler
+from querygen.plan.step import canonical
 from querygen.plan.values import NO_VALUE, ValueMaker
 from querygen.task import Task
 from servers.runtime import Environment

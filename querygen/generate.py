@@ -24,11 +24,13 @@ from querygen.coverage import fill_gaps, sweep_order
 from querygen.gates import GATES, Lexicon, Validator
 from querygen.knobs import KnobRates, ToolOffer
 from querygen.parallel import outcomes
-from querygen.plan.gold import GoldBuilder, IdIndex, canonical
+from querygen.plan.gold import GoldBuilder
 from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.ids import IdIndex
 from querygen.plan.memo import PristineReads
 from querygen.plan.probe import Sandbox, StateProbe
 from querygen.plan.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.step import canonical
 from querygen.plan.values import ValueMaker
 from querygen.task import Task
 from querygen.text.naming import Namer
@@ -219,7 +221,7 @@ class Generator:
             graph = DependencyGraph(d)
             values = ValueMaker(d, rel, sampler, Faker("en_US"), self.probe.fingerprint(d.name).conn)
             namer = Namer(self.env, Resolver(d, graph.specs, rel), rel, sampler, self.ids, self.reads)
-            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids, namer, self.reads)
+            builder = GoldBuilder(self.env, d, graph, sampler, values, self.ids, namer, self.reads)
             chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
             self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
             prefixes = {

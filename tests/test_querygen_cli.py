@@ -12,7 +12,7 @@ import pytest
 
 from querygen import export
 from querygen.generate import GenConfig, Generator
-from querygen.plan.gold import canonical
+from querygen.plan.step import canonical
 from querygen.task import Task
 from servers.registry import available
 from toolground import cli

@@ -8,7 +8,7 @@ import pytest
 
 from querygen.gates import GATES, Dedup
 from querygen.generate import GenConfig, Generator
-from querygen.plan.gold import canonical
+from querygen.plan.step import canonical
 from querygen.plan.values import NO_VALUE
 from querygen.task import GoldCall, Task, Turn
 from servers.registry import available

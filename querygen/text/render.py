@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from querygen.plan.gold import IdIndex, Step
+from querygen.plan.ids import IdIndex
 from querygen.plan.sampler import tables_of
+from querygen.plan.step import Step
 from querygen.text.dates import is_date, say_date, stands_alone
 from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
 from servers.kit import Domain, Param, ToolSpec
