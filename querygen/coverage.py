@@ -29,18 +29,27 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from querygen.compose import DomainKit
+from querygen.gates import Validator
+from querygen.stats import GenStats
 from querygen.task import Task
 from servers.kit.discovery import DISCOVERY_TOOLS
-
-if TYPE_CHECKING:
-    from querygen.compose import DomainKit
-    from querygen.generate import Generator, GenStats
 
 COVER_TRIES = 30  # attempts the pass makes at one missing tool before it reports it uncovered
 COVER_SHARE = 0.1  # the pass makes at most this share of n attempts (COVER_LEAST at least)
 COVER_LEAST = 50
+
+
+class Covering(Protocol):
+    """What the pass asks of the generator (:class:`querygen.generate.Generator`, which calls
+    the pass and passes itself in): its domains' kits, its gates, and attempts at one tool."""
+
+    kits: dict[str, DomainKit]
+    validator: Validator
+
+    def cover_attempt(self, tool: str, i: int) -> tuple[Task | None, str | None, str, str]: ...
 
 
 def own_tools(kits: dict[str, DomainKit]) -> list[str]:
@@ -85,7 +94,7 @@ class Coverage:
         }
 
 
-def fill_gaps(gen: Generator, tasks: list[Task], stats: GenStats) -> Coverage:
+def fill_gaps(gen: Covering, tasks: list[Task], stats: GenStats) -> Coverage:
     """Give every tool no task in ``tasks`` calls a task of its own (in place; see the module).
 
     The pass's attempts are its own (``Coverage.attempts``), not in ``stats.attempts``, whose
@@ -94,7 +103,7 @@ def fill_gaps(gen: Generator, tasks: list[Task], stats: GenStats) -> Coverage:
     counts: Counter[str] = Counter(t for task in tasks for t in called(task))
     report = Coverage(len(tools), [t for t in tools if not counts[t]])
     placed: set[int] = set()  # where the pass put its tasks: never made room again
-    budget = max(COVER_LEAST, int(COVER_SHARE * gen.config.n))
+    budget = max(COVER_LEAST, int(COVER_SHARE * stats.requested))
     for tool in report.missing:
         if counts[tool]:
             report.covered.append(tool)  # a task kept for an earlier tool calls this one too
@@ -102,7 +111,7 @@ def fill_gaps(gen: Generator, tasks: list[Task], stats: GenStats) -> Coverage:
         for i in range(COVER_TRIES):
             if report.attempts >= budget:
                 return report
-            if len(tasks) >= gen.config.n and _removable(tasks, counts, placed, None, None) is None:
+            if len(tasks) >= stats.requested and _removable(tasks, counts, placed, None, None) is None:
                 return report  # every kept task holds some tool's only call: nothing can make room
             task, gate, domain, kind = gen.cover_attempt(tool, i)
             report.attempts += 1

@@ -9,9 +9,9 @@ by the caller and never written into a task.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
-from collections import Counter
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field, replace
@@ -21,7 +21,7 @@ from faker import Faker
 
 from querygen.compose import Composer, DomainKit, Shape
 from querygen.coverage import fill_gaps, sweep_order
-from querygen.gates import GATES, Lexicon, Validator
+from querygen.gates import Lexicon, Validator
 from querygen.knobs import KnobRates, ToolOffer
 from querygen.parallel import outcomes
 from querygen.plan.gold import GoldBuilder
@@ -32,6 +32,7 @@ from querygen.plan.probe import Sandbox, StateProbe
 from querygen.plan.sampler import LiveSampler, Relations, tables_of
 from querygen.plan.step import canonical
 from querygen.plan.values import ValueMaker
+from querygen.stats import GenStats
 from querygen.task import Task
 from querygen.text.naming import Namer
 from querygen.text.realism import ambiguous, garbled, leaks, unseen_ids
@@ -109,60 +110,6 @@ class GenConfig:
             "variant_rate": self.variant_rate,
             "sweep_rate": self.sweep_rate,
             "cover": self.cover,
-        }
-
-
-@dataclass
-class GenStats:
-    """Kept tasks and rejections, per gate, per domain and per kind."""
-
-    requested: int
-    attempts: int = 0
-    kept: int = 0
-    rejected: Counter[str] = field(default_factory=Counter)
-    per_domain: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
-    per_kind: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
-    # kept tasks a written policy gates, by kind (forbidden, precondition, confirmation, near_edge)
-    policy: Counter[str] = field(default_factory=Counter)
-    coverage: dict[str, Any] | None = None  # what the coverage pass did (querygen.coverage)
-
-    def count(self, domain: str, kind: str, reason: str | None) -> None:
-        self.attempts += 1
-        for table, key in ((self.per_domain, domain), (self.per_kind, kind)):
-            slot = table.setdefault(key, {"kept": Counter(), "rejected": Counter()})
-            if reason is None:
-                slot["kept"]["tasks"] += 1
-            else:
-                slot["rejected"][reason] += 1
-        if reason is None:
-            self.kept += 1
-        else:
-            self.rejected[reason] += 1
-
-    def swap(self, old_domain: str, old_kind: str, domain: str, kind: str) -> None:
-        """A kept task gave its place to another (the coverage pass): the counts follow."""
-        for table, gone, new in ((self.per_domain, old_domain, domain), (self.per_kind, old_kind, kind)):
-            table[gone]["kept"]["tasks"] -= 1
-            slot = table.setdefault(new, {"kept": Counter(), "rejected": Counter()})
-            slot["kept"]["tasks"] += 1
-
-    def as_dict(self) -> dict[str, Any]:
-        def flat(table: dict[str, dict[str, Counter[str]]]) -> dict[str, Any]:
-            return {
-                k: {"kept": v["kept"]["tasks"], "rejected": dict(sorted(v["rejected"].items()))}
-                for k, v in sorted(table.items())
-            }
-
-        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", "wording", *GATES)}
-        return {
-            "requested": self.requested,
-            "kept": self.kept,
-            "attempts": self.attempts,
-            "rejected": reasons,
-            "per_domain": flat(self.per_domain),
-            "per_kind": flat(self.per_kind),
-            "policy": dict(sorted(self.policy.items())),
-            **({"coverage": self.coverage} if self.coverage is not None else {}),
         }
 
 
@@ -296,6 +243,10 @@ class Generator:
             or ambiguous(task)
             or garbled(task, self.env.tools, self._rules[key])
         )
+
+    def rebuild(self) -> Callable[[SnapshotCache | None], Generator]:
+        """How a spawned worker builds the same generator (:mod:`querygen.parallel`)."""
+        return functools.partial(Generator, self.config)
 
     def graphs(self) -> dict[str, DependencyGraph]:
         return {name: kit.graph for name, kit in self.kits.items()}
