@@ -36,11 +36,11 @@ from collections.abc import Callable
 from typing import Any
 
 from querygen.plan.gold import run_calls
+from querygen.plan.near_miss import NO_VALUE, alternative
 from querygen.plan.necessity import Necessity
 from querygen.plan.probe import Sandbox, StateProbe
 from querygen.plan.sampler import LiveSampler
 from querygen.plan.step import canonical
-from querygen.plan.values import NO_VALUE, ValueMaker
 from querygen.task import Task
 from servers.runtime import Environment
 from state.hashing import user_tables
@@ -151,7 +151,6 @@ class Validator:
         probe: StateProbe,
         sandbox: Sandbox,
         lexicons: dict[str, Lexicon],
-        values: dict[str, ValueMaker],
         samplers: dict[str, LiveSampler],
         threshold: float = 0.70,
         replay: str = "sandbox",
@@ -160,7 +159,6 @@ class Validator:
         self.probe = probe
         self.sandbox = sandbox
         self.lexicons = lexicons
-        self.values = values
         self.samplers = samplers
         self.dedup = Dedup(threshold)
         self.replay_mode = replay
@@ -346,7 +344,7 @@ class Validator:
         spec = self.env.tools[name]
         p = next(q for q in spec.params if q.name == param)
         if not p.ref:
-            return self.values[spec.domain].alternative(spec, p, args[param], args, rng)
+            return alternative(p, args[param], rng)
         conn = self.probe.fingerprint(spec.domain).conn
         sampler = self.samplers[spec.domain]
         current = args[param]

@@ -180,7 +180,7 @@ class Generator:
             )
             samplers[d.name] = sampler
         self.offer = ToolOffer(self.env.domains, config.rates)
-        self._gates = (lexicons, {k: kit.values for k, kit in self.kits.items()}, samplers)
+        self._gates = (lexicons, samplers)
         self._base = self._lane(self.env, self.probe, self.sandbox)
         self.composer, self.validator = self._base.composer, self._base.validator
         self._lanes: dict[tuple[str, str], Lane] = {}
@@ -188,10 +188,10 @@ class Generator:
         self.sweep = sweep_order(self.kits, config.seed)
 
     def _lane(self, env: Environment, probe: StateProbe, sandbox: Sandbox) -> Lane:
-        lexicons, values, samplers = self._gates
+        lexicons, samplers = self._gates
         composer = Composer(self.kits, self.offer, probe, self.ids)
         validator = Validator(
-            env, probe, sandbox, lexicons, values, samplers, self.config.dedup_threshold, self.config.replay
+            env, probe, sandbox, lexicons, samplers, self.config.dedup_threshold, self.config.replay
         )
         return Lane(composer, validator, sandbox)
 

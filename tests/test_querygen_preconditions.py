@@ -21,8 +21,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from querygen.compose import Shape
 from querygen.generate import GenConfig, Generator
 from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.near_miss import NO_VALUE
 from querygen.plan.step import Draft
-from querygen.plan.values import NO_VALUE
 from servers.kit import Db, Domain, Ref
 from servers.kit.types import bind, bound_names
 from servers.registry import get_domain
