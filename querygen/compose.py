@@ -18,7 +18,15 @@ from querygen.knobs import Offer, ToolOffer, out_of_scope
 from querygen.plan.gold import GoldBuilder
 from querygen.plan.graph import ChainSampler, DependencyGraph
 from querygen.plan.ids import IdIndex
-from querygen.plan.policy_gate import YES, confirm_mark, confirmation_rules, describe, policy_meta, refusal
+from querygen.plan.policy_gate import (
+    YES,
+    PolicyMark,
+    confirm_mark,
+    confirmation_rules,
+    describe,
+    policy_meta,
+    refusal,
+)
 from querygen.plan.probe import StateProbe
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Scene, Step, dependencies
@@ -73,7 +81,7 @@ def _gold(steps: list[Step]) -> list[GoldCall]:
     return [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in steps]
 
 
-def _forbidding(step: Step) -> Any:
+def _forbidding(step: Step) -> PolicyMark:
     return next(m for m in step.policy if m.kind == "forbidden")
 
 

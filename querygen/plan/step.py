@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from querygen.plan.ids import IdIndex
+from querygen.plan.policy_gate import PolicyMark
 from servers.kit import ToolSpec
 from state import Episode
 
@@ -51,7 +52,7 @@ class Step:
     ok: bool = False
     result: Any = None
     error: str | None = None
-    policy: list[Any] = field(default_factory=list)  # policy_gate.PolicyMark: what the policy said of it
+    policy: list[PolicyMark] = field(default_factory=list)  # what the written policy said of it
     _ids: dict[str, list[str]] | None = None
 
     @property

@@ -20,6 +20,7 @@ from querygen.plan.sampler import LiveSampler, Relations
 from querygen.plan.seen import path_in_view, shown_strings
 from querygen.plan.step import MAX_CALLS, Draft, Origin, Scene, Step
 from querygen.text.refer import Lookup, Reference, Resolver, first_person
+from servers.kit import RefInfo
 from servers.runtime import Environment
 
 NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}
@@ -136,7 +137,7 @@ class Namer:
                 return None
         return a.pre
 
-    def _name_one(self, a: _Asking, step: Step, param: str, ref: Any) -> bool:
+    def _name_one(self, a: _Asking, step: Step, param: str, ref: RefInfo) -> bool:
         """How the user names one entity argument (``ref`` its declared reference); False when
         the draft would jump to a row the conversation never met."""
         steps, scene = a.steps, a.draft.scene
