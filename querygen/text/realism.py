@@ -33,6 +33,7 @@ from querygen.plan.seen import path_in_view
 from querygen.task import Task
 from querygen.text.realism_text import GarbleRules, garble_rules, garbled, mentions
 from servers.kit import ToolSpec
+from servers.registry import UnknownDomain, get_domain
 
 ID_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}-\d{3,}\b")
 _DATE_RE = re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?(?![0-9])")
@@ -355,8 +356,6 @@ def measure(tasks: Sequence[Task], specs: Mapping[str, ToolSpec]) -> dict[str, A
 def specs_for(domains: Iterable[str]) -> dict[str, ToolSpec]:
     """Every tool (hidden ones included) of the named domains the registry knows, by qualified
     name, like ``Environment.tools``; domains this checkout does not have are skipped."""
-    from servers.registry import UnknownDomain, get_domain
-
     out: dict[str, ToolSpec] = {}
     for name in dict.fromkeys(domains):
         try:
