@@ -25,7 +25,7 @@ from pathlib import Path
 # this checkout's code, not whichever one the virtualenv installed
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from querygen.baseline import run_baseline
+from bench.baseline import run_baseline
 from querygen.generate import GenConfig, Generator
 from servers.registry import available
 

@@ -1,7 +1,7 @@
 """Issue 8's figures: how realistic generated tasks are, now against a dataset made earlier.
 
 Generates ``--n`` tasks of every domain with the current generator (default workers), measures
-them with :func:`querygen.realism.measure`, and prints the figures beside those of ``--before``
+them with :func:`querygen.text.realism.measure`, and prints the figures beside those of ``--before``
 (a dataset folder written by an older ``toolground generate``, measured by the same detectors),
 plus validated tasks per second of this run.
 
@@ -24,7 +24,7 @@ from contract.load import load_tasks
 from contract.messages import messages
 from contract.task import Task
 from querygen.generate import GenConfig, Generator
-from querygen.realism import measure, specs_for
+from querygen.text.realism import measure, specs_for
 from servers.registry import available
 
 ROWS = (

@@ -15,24 +15,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.task import GoldCall, Task, Turn
-from querygen.answers import Reported, answer
-from querygen.gold import GoldBuilder, IdIndex, Step, dependencies
-from querygen.graph import ChainSampler, DependencyGraph
 from querygen.knobs import Offer, ToolOffer, out_of_scope
-from querygen.paraphrase import keeps_values
-from querygen.phrasing import (
+from querygen.plan.gold import GoldBuilder
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.ids import IdIndex
+from querygen.plan.policy_gate import (
+    YES,
+    PolicyMark,
+    confirm_mark,
+    confirmation_rules,
+    describe,
+    policy_meta,
+    refusal,
+)
+from querygen.plan.probe import StateProbe
+from querygen.plan.sampler import tables_of
+from querygen.plan.step import Scene, Step, dependencies
+from querygen.plan.values import ValueMaker
+from querygen.text.answers import Reported, answer
+from querygen.text.paraphrase import keeps_values
+from querygen.text.phrasing import (
     CLARIFY_QUESTIONS,
     CLARIFY_REPLIES,
     IRRELEVANT_ANSWER,
     MISSING_TOOL_ANSWER,
     MISSING_TOOL_CLARIFY,
-    Persona,
 )
-from querygen.policy_gate import YES, confirm_mark, confirmation_rules, describe, policy_meta, refusal
-from querygen.probe import StateProbe
-from querygen.render import Renderer, is_money, noun
-from querygen.sampler import tables_of
-from querygen.values import ValueMaker
+from querygen.text.render import Renderer, noun
+from querygen.text.request import Gap, Requests, find_gap, intro
 from servers.kit import Domain
 from state import Episode
 
@@ -67,27 +77,11 @@ def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
 
-def _named_before(steps: list[Step], step: Step, value: Any) -> str | None:
-    """The words an earlier request of this task used for ``value`` (said the same way again)."""
-    found = None
-    for s in steps[: steps.index(step)]:
-        ref = next((r for r in s.refs.values() if r.target == value and r.phrase), None)
-        found = ref.phrase if ref is not None else found
-    return found
-
-
-def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:
-    """``value`` is what the previous request was about: "that account" can only mean it."""
-    table = ids.table(value, step.spec.domain)
-    shown = step.produced(ids).get(table, []) if table else []
-    return value in step.args.values() or shown == [value]
-
-
 def _gold(steps: list[Step]) -> list[GoldCall]:
     return [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in steps]
 
 
-def _forbidding(step: Step) -> Any:
+def _forbidding(step: Step) -> PolicyMark:
     return next(m for m in step.policy if m.kind == "forbidden")
 
 
@@ -107,11 +101,6 @@ def _split(rng: random.Random, length: int, turns: int) -> list[int]:
             t += 1
         out.append(t)
     return out
-
-
-# How an entity left out of a request may have been named, to be given when the assistant asks:
-# by id, or naturally ("my checking account", a ticker); not a value found in the conversation.
-ASKABLE = ("id", "attribute", "name")
 
 
 class Composer:
@@ -163,9 +152,11 @@ class Composer:
         persona = kit.renderer.persona(rng)
         scene = kit.builder.scene
         refused = len(steps) < len(asked)
-        gap = self._gap(kit, steps, rng) if shape.level == "missing_required" and not refused else None
+        gap = (
+            find_gap(kit.renderer, steps, rng) if shape.level == "missing_required" and not refused else None
+        )
         level = shape.level if gap else ("complete" if shape.level == "missing_required" else shape.level)
-        rendered = self._render(kit, asked, created, rng, level, persona, scene, gap)
+        rendered = Requests(kit.renderer, self.ids, asked, created, rng, level).texts(persona, scene, gap)
         if rendered is None:
             return None  # a value found by one call could only be said by quoting it: a leak
         texts, anchors = rendered
@@ -174,42 +165,51 @@ class Composer:
         anchors = [
             [a for a in turn if keeps_values(text, [a])] for text, turn in zip(texts, anchors, strict=True)
         ]
-        if gap and any(gap[2].lower() in t.lower() for t in texts):
+        if gap and any(gap.surface.lower() in t.lower() for t in texts):
             return None  # the "missing" value is still said somewhere; not a real clarification
         turn_list, confirms = self._turns(kit, asked, texts, gap, created, diff, rng)
         if gap:
-            anchors = [*anchors[: gap[3] + 1], [gap[2]], *anchors[gap[3] + 1 :]]
+            anchors = [*anchors[: gap.turn + 1], [gap.surface], *anchors[gap.turn + 1 :]]
         for c in confirms:  # the yes turn states no value
             anchors.insert(c["turn"] + 1, [])
         offer = self.offerer.offer(domain, rng)
+        meta = {
+            **self._story(kit, steps, scene, level, persona.name, anchors, gap),
+            **self._policy(domain, asked, confirms),
+        }
+        kind = "clarify" if gap else "tool"
+        return self._task(domain, kind, turn_list, dependencies(steps, self.ids), offer, hashes, diff, meta)
+
+    @staticmethod
+    def _story(
+        kit: DomainKit,
+        steps: list[Step],
+        scene: Scene | None,
+        level: str,
+        persona: str,
+        anchors: list[list[str]],
+        gap: Gap | None,
+    ) -> dict[str, Any]:
+        """What a tool task records about its calls and words (docs/querygen.md: chain, roles,
+        dataflow, references, actor, the value a clarification leaves out)."""
         actor = {"table": kit.builder.namer.person, "id": scene.actor} if scene and scene.actor else None
-        return self._task(
-            domain,
-            "clarify" if gap else "tool",
-            turn_list,
-            dependencies(steps, self.ids),
-            offer,
-            hashes,
-            diff,
-            {
-                "chain": [s.name for s in steps],
-                "chain_length": len(steps),
-                "info_level": level,
-                "persona": persona.name,
-                "anchors": anchors,
-                "dataflow": [
-                    {"from": o.source, "to": j, "param": k}
-                    for j, s in enumerate(steps)
-                    for k, o in s.origin.items()
-                    if o.kind == "flow"
-                ],
-                "roles": [s.role for s in steps],
-                "references": [r.as_dict(j, k) for j, s in enumerate(steps) for k, r in s.refs.items()],
-                **({"actor": actor} if actor else {}),
-                **({"missing": {"call": gap[0], "param": gap[1]}} if gap else {}),
-                **self._policy(domain, asked, confirms),
-            },
-        )
+        return {
+            "chain": [s.name for s in steps],
+            "chain_length": len(steps),
+            "info_level": level,
+            "persona": persona,
+            "anchors": anchors,
+            "dataflow": [
+                {"from": o.source, "to": j, "param": k}
+                for j, s in enumerate(steps)
+                for k, o in s.origin.items()
+                if o.kind == "flow"
+            ],
+            "roles": [s.role for s in steps],
+            "references": [r.as_dict(j, k) for j, s in enumerate(steps) for k, r in s.refs.items()],
+            **({"actor": actor} if actor else {}),
+            **({"missing": {"call": gap.call, "param": gap.param}} if gap else {}),
+        }
 
     @staticmethod
     def _policy(domain: str, asked: list[Step], confirms: list[dict[str, Any]]) -> dict[str, Any]:
@@ -241,168 +241,12 @@ class Composer:
                         out.add(v)
         return out
 
-    def _gap(
-        self, kit: DomainKit, steps: list[Step], rng: random.Random
-    ) -> tuple[int, str, str, int, str] | None:
-        """(step, param, surface, turn, what): a value of a turn's first call to leave out.
-
-        Only values whose absence reads naturally: an entity the user would name ("my account",
-        asked back as "which account?") or an amount ("put money in it": "how much?")."""
-        firsts = []
-        for j, s in enumerate(steps):
-            if s.role == "ask" and not any(
-                steps[i].turn == s.turn and steps[i].role == "ask" for i in range(j)
-            ):
-                firsts.append(j)
-        for j in firsts:
-            s = steps[j]
-            options = [
-                p
-                for p in s.spec.params
-                if p.required
-                and p.name in s.args
-                and self._said_by_user(steps, s, p.name)
-                and not p.enum
-                and not p.is_list
-                and ((p.ref and not p.ref.path) or is_money(p))
-            ]
-            if options:
-                p = rng.choice(options)
-                ref = s.refs.get(p.name)
-                if ref is not None and ref.kind != "id" and ref.phrase:
-                    surface = ref.phrase  # "which account?" - "my checking account"
-                else:
-                    surface = kit.renderer.surface(s.spec, p, s.args[p.name], random.Random(0))
-                what = noun(p.ref.table) if p.ref else "amount"
-                return j, p.name, surface, s.turn, what
-        return None
-
-    @staticmethod
-    def _said_by_user(steps: list[Step], s: Step, name: str) -> bool:
-        """The user names this value (by id, or naturally with a lookup resolving it), so they can
-        leave it out and give it when asked; not a value the conversation found."""
-        origin, ref = s.origin[name], s.refs.get(name)
-        kind = getattr(ref, "kind", "id")
-        if origin.kind == "user":
-            return kind in ASKABLE
-        resolved = origin.kind == "flow" and steps[origin.source].role == "resolve"
-        return resolved and kind == "attribute" and bool(ref.phrase)
-
-    def _render(
-        self,
-        kit: DomainKit,
-        steps: list[Step],
-        created: set[str],
-        rng: random.Random,
-        level: str,
-        persona: Persona,
-        scene: Any,
-        gap: tuple[int, str, str, int, str] | None,
-    ) -> tuple[list[str], list[list[str]]] | None:
-        """Each turn's words (None if some call's value could only be said by quoting a found id)."""
-        r = kit.renderer
-        n_turns = steps[-1].turn + 1
-        sentences: list[list[str]] = [[] for _ in range(n_turns)]
-        anchors: list[list[str]] = [[] for _ in range(n_turns)]
-        for j, s in enumerate(steps):
-            if s.role in ("resolve", "check"):
-                continue  # the agent's own lookup: the user never asks for it
-            phrases = self._phrases(kit, s, steps, created, rng, level)
-            if phrases is None:
-                return None
-            if gap and gap[0] == j:
-                p = next(q for q in s.spec.params if q.name == gap[1])
-                phrases[gap[1]] = r.vague(p)
-            text, found = r.sentence(s, phrases, rng, level)
-            sentences[s.turn].append(text)
-            anchors[s.turn].extend(found)
-            anchors[s.turn].extend(str(ref.value) for ref in s.refs.values() if ref.kind == "attribute")
-        intro = self._intro(scene) if scene is not None else None
-        texts = [
-            r.turn(sents, rng, level, persona if t == 0 else None, intro if t == 0 else None)
-            for t, sents in enumerate(sentences)
-        ]
-        if intro:
-            anchors[0].extend(str(v) for v in scene.said.values())
-        return texts, anchors
-
-    @staticmethod
-    def _intro(scene: Any) -> str | None:
-        """Who is speaking, when a call takes the actor: their name, and what finds them."""
-        if scene.actor is None or not (scene.said or scene.found_at is not None):
-            return None
-        name = scene.name or "a customer"
-        if "email" in scene.said:
-            return f"{name} ({scene.said['email']})"
-        if "id" in scene.said:
-            return f"{name}, number {scene.said['id']}"
-        return name
-
-    def _phrases(
-        self, kit: DomainKit, s: Step, steps: list[Step], created: set[str], rng: random.Random, level: str
-    ) -> dict[str, str] | None:
-        """Ready-made words for the step's entity arguments; None when one cannot be said."""
-        phrases: dict[str, str] = {}
-        for k, ref in s.refs.items():
-            if ref.kind in ("attribute", "self") and ref.phrase:
-                phrases[k] = ref.phrase
-        for k, o in s.origin.items():
-            if o.kind != "flow" or o.source is None or k in phrases or k in s.silent:
-                continue
-            ref = s.refs.get(k)
-            if ref is not None and ref.kind == "self":
-                continue  # the actor, said as "me" or by name
-            asks = [steps[i] for i in range(steps.index(s)) if steps[i].role == "ask"]
-            adjacent = bool(asks) and _only_one_shown(asks[-1], s.args[k], self.ids)
-            before = _named_before(steps, s, s.args[k])
-            phrase = self._flow_phrase(kit, s, k, steps[o.source], created, rng, level, adjacent, before)
-            if phrase is False:
-                return None
-            if phrase is not None:
-                phrases[k] = phrase
-                if ref is not None:
-                    ref.phrase = phrase
-        return phrases
-
-    def _flow_phrase(
-        self,
-        kit: DomainKit,
-        step: Step,
-        param: str,
-        producer: Step,
-        created: set[str],
-        rng: random.Random,
-        level: str,
-        adjacent: bool,
-        before: str | None,
-    ) -> str | None | bool:
-        """A referring phrase for a value from an earlier output: None = write the value itself
-        (the user read it in an earlier answer), False = it cannot be said without leaking it."""
-        value = step.args[param]
-        p = next(q for q in step.spec.params if q.name == param)
-        earlier = producer.turn < step.turn
-        if isinstance(value, list) or p.ref is None or p.ref.path:
-            # paths are the user's own words for their files; a found list can only be quoted
-            return None if earlier or p.ref is None or p.ref.path else False
-        if earlier and rng.random() < (0.5 if level == "minimal" else 0.25):
-            return None
-        if before is not None:
-            return f"that {noun(p.ref.table)}" if adjacent else before
-        phrase = kit.renderer.refer(
-            value, p.ref.table_name, producer, producer.turn == step.turn, value in created, rng, adjacent
-        )
-        if phrase is None and value in created:
-            phrase = f"the new {noun(p.ref.table)}"
-        if phrase is None:
-            return None if earlier else False
-        return phrase
-
     def _turns(
         self,
         kit: DomainKit,
         steps: list[Step],
         texts: list[str],
-        gap: tuple | None,
+        gap: Gap | None,
         created: set[str],
         diff: list[dict[str, Any]],
         rng: random.Random,
@@ -417,10 +261,10 @@ class Composer:
         for t, text in enumerate(texts):
             refused = next((s for s in steps if s.turn == t and s.forbidden), None)
             mine = [s for s in steps if s.turn == t and not s.forbidden]
-            if gap and gap[3] == t:
-                what = gap[4]
+            if gap and gap.turn == t:
+                what = gap.what
                 out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
-                text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap[2])
+                text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap.surface)
             quoted = self._quoted_later(mine, texts[t + 1 :])
             reported = [self._reported(kit, s, created - self._seen_before(steps, s), diff) for s in mine]
             k = next((i for i, s in enumerate(mine) if s.name in gated), None)
@@ -499,7 +343,7 @@ class Composer:
         ask = steps[-1]
         phrases = {k: r.phrase for k, r in ask.refs.items() if r.kind in ("attribute", "self") and r.phrase}
         text, anchors = kit.renderer.sentence(ask, phrases, rng, "complete")
-        who = self._intro(kit.builder.scene) if kit.builder.scene is not None else None
+        who = intro(kit.builder.scene) if kit.builder.scene is not None else None
         if who:
             text = f"I'm {who}. {text}"
         action = _first_clause(kit.graph.specs[hidden].description)

@@ -1,7 +1,7 @@
 """Every tool in the dataset: a pass that fills the gaps, and a sweep that takes the tools in turn.
 
 Chains are walks on the dependency graph whose weights are flattened so that tools appear about
-equally often in the *drafts* (:mod:`querygen.graph`). What the gates keep is another matter. A
+equally often in the *drafts* (:mod:`querygen.plan.graph`). What the gates keep is another matter. A
 tool whose call needs a state few rows are in (a gear change needs the foot on the brake), a write
 the written policy refuses most of the time (insurance is sold only with a booking), or a sink that
 every write leads to in the graph but few chains reach: each stays rare, or absent, at any ``n``.
@@ -29,18 +29,27 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from contract.task import Task
+from querygen.compose import DomainKit
+from querygen.gates import Validator
+from querygen.stats import GenStats
 from servers.kit.discovery import DISCOVERY_TOOLS
-
-if TYPE_CHECKING:
-    from querygen.compose import DomainKit
-    from querygen.generate import Generator, GenStats
 
 COVER_TRIES = 30  # attempts the pass makes at one missing tool before it reports it uncovered
 COVER_SHARE = 0.1  # the pass makes at most this share of n attempts (COVER_LEAST at least)
 COVER_LEAST = 50
+
+
+class Covering(Protocol):
+    """What the pass asks of the generator (:class:`querygen.generate.Generator`, which calls
+    the pass and passes itself in): its domains' kits, its gates, and attempts at one tool."""
+
+    kits: dict[str, DomainKit]
+    validator: Validator
+
+    def cover_attempt(self, tool: str, i: int) -> tuple[Task | None, str | None, str, str]: ...
 
 
 def own_tools(kits: dict[str, DomainKit]) -> list[str]:
@@ -85,7 +94,7 @@ class Coverage:
         }
 
 
-def fill_gaps(gen: Generator, tasks: list[Task], stats: GenStats) -> Coverage:
+def fill_gaps(gen: Covering, tasks: list[Task], stats: GenStats) -> Coverage:
     """Give every tool no task in ``tasks`` calls a task of its own (in place; see the module).
 
     The pass's attempts are its own (``Coverage.attempts``), not in ``stats.attempts``, whose
@@ -94,7 +103,7 @@ def fill_gaps(gen: Generator, tasks: list[Task], stats: GenStats) -> Coverage:
     counts: Counter[str] = Counter(t for task in tasks for t in called(task))
     report = Coverage(len(tools), [t for t in tools if not counts[t]])
     placed: set[int] = set()  # where the pass put its tasks: never made room again
-    budget = max(COVER_LEAST, int(COVER_SHARE * gen.config.n))
+    budget = max(COVER_LEAST, int(COVER_SHARE * stats.requested))
     for tool in report.missing:
         if counts[tool]:
             report.covered.append(tool)  # a task kept for an earlier tool calls this one too
@@ -102,7 +111,7 @@ def fill_gaps(gen: Generator, tasks: list[Task], stats: GenStats) -> Coverage:
         for i in range(COVER_TRIES):
             if report.attempts >= budget:
                 return report
-            if len(tasks) >= gen.config.n and _removable(tasks, counts, placed, None, None) is None:
+            if len(tasks) >= stats.requested and _removable(tasks, counts, placed, None, None) is None:
                 return report  # every kept task holds some tool's only call: nothing can make room
             task, gate, domain, kind = gen.cover_attempt(tool, i)
             report.attempts += 1

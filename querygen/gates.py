@@ -21,7 +21,7 @@ purpose-built bad task.
   the latter for every task;
 * ``necessity`` — every gold call is needed: dropping it breaks a later call's dataflow, loses a
   fact the answer states, or changes a later result or the final state
-  (:mod:`querygen.necessity`);
+  (:mod:`querygen.plan.necessity`);
 * ``dedup`` — identical user text, or a gold-call multiset (name + arguments) with Jaccard
   similarity >= 0.70 to a kept task.
 """
@@ -36,11 +36,12 @@ from collections.abc import Callable
 from typing import Any
 
 from contract.task import Task
-from querygen.gold import canonical, run_calls
-from querygen.necessity import Necessity
-from querygen.probe import Sandbox, StateProbe
-from querygen.sampler import LiveSampler
-from querygen.values import NO_VALUE, ValueMaker
+from querygen.plan.gold import run_calls
+from querygen.plan.near_miss import NO_VALUE, alternative
+from querygen.plan.necessity import Necessity
+from querygen.plan.probe import Sandbox, StateProbe
+from querygen.plan.sampler import LiveSampler
+from querygen.plan.step import canonical
 from servers.runtime import Environment
 from state.hashing import user_tables
 
@@ -150,7 +151,6 @@ class Validator:
         probe: StateProbe,
         sandbox: Sandbox,
         lexicons: dict[str, Lexicon],
-        values: dict[str, ValueMaker],
         samplers: dict[str, LiveSampler],
         threshold: float = 0.70,
         replay: str = "sandbox",
@@ -159,7 +159,6 @@ class Validator:
         self.probe = probe
         self.sandbox = sandbox
         self.lexicons = lexicons
-        self.values = values
         self.samplers = samplers
         self.dedup = Dedup(threshold)
         self.replay_mode = replay
@@ -345,7 +344,7 @@ class Validator:
         spec = self.env.tools[name]
         p = next(q for q in spec.params if q.name == param)
         if not p.ref:
-            return self.values[spec.domain].alternative(spec, p, args[param], args, rng)
+            return alternative(p, args[param], rng)
         conn = self.probe.fingerprint(spec.domain).conn
         sampler = self.samplers[spec.domain]
         current = args[param]

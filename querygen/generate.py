@@ -9,9 +9,9 @@ by the caller and never written into a task.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
-from collections import Counter
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field, replace
@@ -22,20 +22,23 @@ from faker import Faker
 from contract.task import Task
 from querygen.compose import Composer, DomainKit, Shape
 from querygen.coverage import fill_gaps, sweep_order
-from querygen.gates import GATES, Lexicon, Validator
-from querygen.gold import GoldBuilder, IdIndex, canonical
-from querygen.graph import ChainSampler, DependencyGraph
+from querygen.gates import Lexicon, Validator
 from querygen.knobs import KnobRates, ToolOffer
-from querygen.memo import PristineReads
-from querygen.naming import Namer
 from querygen.parallel import outcomes
-from querygen.probe import Sandbox, StateProbe
-from querygen.realism import ambiguous, garbled, leaks, unseen_ids
-from querygen.realism_text import GarbleRules, garble_rules
-from querygen.refer import Resolver
-from querygen.render import Renderer
-from querygen.sampler import LiveSampler, Relations, tables_of
-from querygen.values import ValueMaker
+from querygen.plan.gold import GoldBuilder
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.ids import IdIndex
+from querygen.plan.memo import PristineReads
+from querygen.plan.probe import Sandbox, StateProbe
+from querygen.plan.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.step import canonical
+from querygen.plan.values import ValueMaker
+from querygen.stats import GenStats
+from querygen.text.naming import Namer
+from querygen.text.realism import ambiguous, garbled, leaks, unseen_ids
+from querygen.text.realism_text import GarbleRules, garble_rules
+from querygen.text.refer import Resolver
+from querygen.text.render import Renderer
 from servers.registry import available, parse_domains
 from servers.runtime import Environment
 from state import SnapshotCache, check_scale
@@ -110,60 +113,6 @@ class GenConfig:
         }
 
 
-@dataclass
-class GenStats:
-    """Kept tasks and rejections, per gate, per domain and per kind."""
-
-    requested: int
-    attempts: int = 0
-    kept: int = 0
-    rejected: Counter[str] = field(default_factory=Counter)
-    per_domain: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
-    per_kind: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
-    # kept tasks a written policy gates, by kind (forbidden, precondition, confirmation, near_edge)
-    policy: Counter[str] = field(default_factory=Counter)
-    coverage: dict[str, Any] | None = None  # what the coverage pass did (querygen.coverage)
-
-    def count(self, domain: str, kind: str, reason: str | None) -> None:
-        self.attempts += 1
-        for table, key in ((self.per_domain, domain), (self.per_kind, kind)):
-            slot = table.setdefault(key, {"kept": Counter(), "rejected": Counter()})
-            if reason is None:
-                slot["kept"]["tasks"] += 1
-            else:
-                slot["rejected"][reason] += 1
-        if reason is None:
-            self.kept += 1
-        else:
-            self.rejected[reason] += 1
-
-    def swap(self, old_domain: str, old_kind: str, domain: str, kind: str) -> None:
-        """A kept task gave its place to another (the coverage pass): the counts follow."""
-        for table, gone, new in ((self.per_domain, old_domain, domain), (self.per_kind, old_kind, kind)):
-            table[gone]["kept"]["tasks"] -= 1
-            slot = table.setdefault(new, {"kept": Counter(), "rejected": Counter()})
-            slot["kept"]["tasks"] += 1
-
-    def as_dict(self) -> dict[str, Any]:
-        def flat(table: dict[str, dict[str, Counter[str]]]) -> dict[str, Any]:
-            return {
-                k: {"kept": v["kept"]["tasks"], "rejected": dict(sorted(v["rejected"].items()))}
-                for k, v in sorted(table.items())
-            }
-
-        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", "wording", *GATES)}
-        return {
-            "requested": self.requested,
-            "kept": self.kept,
-            "attempts": self.attempts,
-            "rejected": reasons,
-            "per_domain": flat(self.per_domain),
-            "per_kind": flat(self.per_kind),
-            "policy": dict(sorted(self.policy.items())),
-            **({"coverage": self.coverage} if self.coverage is not None else {}),
-        }
-
-
 @dataclass(frozen=True)
 class Lane:
     """What composes and checks tasks over one set of starting snapshots (the base, or a variant)."""
@@ -219,7 +168,7 @@ class Generator:
             graph = DependencyGraph(d)
             values = ValueMaker(d, rel, sampler, Faker("en_US"), self.probe.fingerprint(d.name).conn)
             namer = Namer(self.env, Resolver(d, graph.specs, rel), rel, sampler, self.ids, self.reads)
-            builder = GoldBuilder(self.env, d, graph, rel, sampler, values, self.ids, namer, self.reads)
+            builder = GoldBuilder(self.env, d, graph, sampler, values, self.ids, namer, self.reads)
             chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
             self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
             prefixes = {
@@ -231,7 +180,7 @@ class Generator:
             )
             samplers[d.name] = sampler
         self.offer = ToolOffer(self.env.domains, config.rates)
-        self._gates = (lexicons, {k: kit.values for k, kit in self.kits.items()}, samplers)
+        self._gates = (lexicons, samplers)
         self._base = self._lane(self.env, self.probe, self.sandbox)
         self.composer, self.validator = self._base.composer, self._base.validator
         self._lanes: dict[tuple[str, str], Lane] = {}
@@ -239,10 +188,10 @@ class Generator:
         self.sweep = sweep_order(self.kits, config.seed)
 
     def _lane(self, env: Environment, probe: StateProbe, sandbox: Sandbox) -> Lane:
-        lexicons, values, samplers = self._gates
+        lexicons, samplers = self._gates
         composer = Composer(self.kits, self.offer, probe, self.ids)
         validator = Validator(
-            env, probe, sandbox, lexicons, values, samplers, self.config.dedup_threshold, self.config.replay
+            env, probe, sandbox, lexicons, samplers, self.config.dedup_threshold, self.config.replay
         )
         return Lane(composer, validator, sandbox)
 
@@ -284,7 +233,7 @@ class Generator:
 
     def _misworded(self, task: Task) -> bool:
         """What a person would not say: a found value already in the user's words, an id only a
-        tool result showed, an ambiguous reference, a garbled sentence (:mod:`querygen.realism`)."""
+        tool result showed, an ambiguous reference, a garbled sentence (:mod:`querygen.text.realism`)."""
         key = tuple(task.domains[:1])  # the words come from the task's own domain's tools
         if key not in self._rules:
             self._rules[key] = garble_rules(self.env.tools, key)
@@ -294,6 +243,10 @@ class Generator:
             or ambiguous(task)
             or garbled(task, self.env.tools, self._rules[key])
         )
+
+    def rebuild(self) -> Callable[[SnapshotCache | None], Generator]:
+        """How a spawned worker builds the same generator (:mod:`querygen.parallel`)."""
+        return functools.partial(Generator, self.config)
 
     def graphs(self) -> dict[str, DependencyGraph]:
         return {name: kit.graph for name, kit in self.kits.items()}

@@ -19,7 +19,7 @@ from typing import Any
 
 from faker import Faker
 
-from querygen.phrasing import FOODS, OUT_OF_SCOPE
+from querygen.text.phrasing import FOODS, OUT_OF_SCOPE
 from servers.kit import Domain, ToolSpec
 
 _CITIES = ("Lisbon", "Osaka", "Nairobi", "Denver", "Tallinn", "Cusco", "Adelaide", "Bergen")

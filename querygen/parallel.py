@@ -4,7 +4,8 @@ An attempt depends only on the configuration and its index (see :mod:`querygen.g
 workers can compute attempts ``k..k+15`` in any order while the parent reads outcomes strictly in
 index order, deduplicates and counts them. Whatever worker count is used, the kept tasks are the
 same. On Linux workers are forked from the parent's ready generator; elsewhere they are spawned
-and each builds its own from the on-disk snapshot cache.
+and each builds its own from the on-disk snapshot cache, with the factory the generator gives
+(:meth:`Attempting.rebuild`): this module never imports :mod:`querygen.generate`, which calls it.
 """
 
 from __future__ import annotations
@@ -13,16 +14,31 @@ import gc
 import multiprocessing as mp
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from contract.task import Task
+from querygen.gates import Dedup
+from querygen.knobs import ToolOffer
 from state import SnapshotCache
 
-if TYPE_CHECKING:
-    from querygen.generate import GenConfig, Generator
-
 Outcome = tuple[Any, str | None, str, str, Any, Any]  # task, gate, domain, kind, dedup keys, tools
+
+
+class Attempting(Protocol):
+    """What the workers ask of the generator (:class:`querygen.generate.Generator`)."""
+
+    cache: SnapshotCache | None
+    offer: ToolOffer
+
+    def attempt(self, k: int, keep_rejected: bool = False) -> tuple[Task | None, str | None, str, str]: ...
+
+    def rebuild(self) -> Callable[[SnapshotCache | None], Attempting]:
+        """A picklable factory that builds the same generator over a snapshot cache (spawned workers)."""
+        ...
+
+
 CHUNK = 16
 # Linux forks workers from the parent's generator. Its SQLite databases are private in-memory
 # copies with no files behind them, and a child touches only its own copy (never the console or a
@@ -30,21 +46,17 @@ CHUNK = 16
 # itself, and 2-3 s sooner. Elsewhere fork is unsafe (macOS system libraries), so workers are
 # spawned and build their own from the snapshot cache.
 FORK = sys.platform.startswith("linux")
-_WORKER: Generator | None = None
+_WORKER: Attempting | None = None
 
 
-def _init(config: GenConfig, cache_root: str | None) -> None:
-    from querygen.generate import Generator
-
+def _init(make: Callable[[SnapshotCache | None], Attempting], cache_root: str | None) -> None:
     global _WORKER
-    _WORKER = Generator(config, SnapshotCache(cache_root) if cache_root else None)
+    _WORKER = make(SnapshotCache(cache_root) if cache_root else None)
 
 
-def _outcome(gen: Generator, k: int) -> Outcome:
+def _outcome(gen: Attempting, k: int) -> Outcome:
     """An attempt plus its dedup keys, so the parent only looks them up; the offered tools
     travel as references to the schemas the parent already holds (``ToolOffer.refs``)."""
-    from querygen.gates import Dedup
-
     task, gate, domain, kind = gen.attempt(k)
     if task is None:
         return task, gate, domain, kind, None, None
@@ -63,7 +75,7 @@ def cache_root(cache: SnapshotCache | None) -> str | None:
     return None if cache is None else str(Path(cache.root).parent)
 
 
-def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
+def outcomes(gen: Attempting, workers: int) -> Iterator[Outcome]:
     """Outcomes of attempts 0, 1, 2, ... in order; stop iterating (close) to stop the workers.
 
     The generator's ~250k long-lived objects are kept out of the garbage collector's sight
@@ -76,7 +88,7 @@ def outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
         gc.unfreeze()
 
 
-def _outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
+def _outcomes(gen: Attempting, workers: int) -> Iterator[Outcome]:
     if workers <= 1:
         k = 0
         while True:
@@ -87,7 +99,7 @@ def _outcomes(gen: Generator, workers: int) -> Iterator[Outcome]:
         _WORKER = gen
         pool = mp.get_context("fork").Pool(workers)
     else:
-        pool = mp.get_context("spawn").Pool(workers, _init, (gen.config, cache_root(gen.cache)))
+        pool = mp.get_context("spawn").Pool(workers, _init, (gen.rebuild(), cache_root(gen.cache)))
     try:
         window: deque[Any] = deque()
         start = 0

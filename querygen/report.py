@@ -4,7 +4,7 @@ It reads the dataset folder (``tasks.jsonl`` or the parquet files, plus ``stats.
 ``graphs/``) and draws its own SVG bar charts inline: no JavaScript, no network, no extra
 dependency. What it shows: task kinds and information levels, chain lengths, user turns and gold
 calls per task, tool coverage per domain (unused tools called out), knob usage, the dependency
-graph statistics, rejections per gate, the realism figures of :mod:`querygen.realism` (leaks,
+graph statistics, rejections per gate, the realism figures of :mod:`querygen.text.realism` (leaks,
 unseen ids, ambiguous references, garbled sentences, invalid values, coherence, how entities are
 referred to) and a few sample tasks. A second page, ``samples.html``, shows about thirty whole
 conversations, picked to cover every domain, kind and information level, for a person to read.
@@ -23,7 +23,7 @@ from contract.load import load_tasks
 from contract.messages import messages
 from contract.page import CSS, RESULT_CHARS, bar_chart, message_html
 from contract.task import Task
-from querygen.realism import DEFECTS, measure, specs_for, task_figures
+from querygen.text.realism import DEFECTS, measure, specs_for, task_figures
 from servers.kit import ToolSpec
 from servers.registry import UnknownDomain, get_domain
 

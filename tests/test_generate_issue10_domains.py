@@ -12,8 +12,8 @@ from datetime import date
 import pytest
 
 from contract.messages import messages
-from querygen.dates import DAY_RE, MOMENT_RE
 from querygen.generate import GenConfig, Generator
+from querygen.text.dates import DAY_RE, MOMENT_RE
 from rewards import score
 from servers.registry import get_domain
 from tests.test_querygen_dates import read_day
@@ -23,7 +23,7 @@ N = 2000  # the issue's own run: `toolground generate --domains <these four> --n
 DISCOVERY = {"list_records", "search_records", "get_unique_values"}
 _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-# the shapes querygen.dates writes, read back by the independent reader of test_querygen_dates
+# the shapes querygen.text.dates writes, read back by the independent reader of test_querygen_dates
 PHRASE = re.compile(
     rf"\b(today|tomorrow|yesterday|(?:this|last) {_WEEKDAY}|{_WEEKDAY} (?:next|last) week"
     rf"|(?:{_WEEKDAY}, )?{_MONTH} \d{{1,2}}(?:, \d{{4}})?)\b"

@@ -13,7 +13,7 @@ import pytest
 import contract.messages
 from contract.task import Task
 from querygen.generate import GenConfig, Generator
-from querygen.gold import canonical
+from querygen.plan.step import canonical
 from servers.registry import available
 from toolground import cli
 

@@ -11,7 +11,7 @@ import pytest
 
 from querygen.coverage import own_tools, sweep_order
 from querygen.generate import GenConfig, Generator
-from querygen.graph import ChainSampler, DependencyGraph
+from querygen.plan.graph import ChainSampler, DependencyGraph
 from servers.registry import get_domain
 from toolground import cli
 

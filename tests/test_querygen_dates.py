@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from querygen.dates import clock_words, day_words, say_date, stands_alone
+from querygen.text.dates import clock_words, day_words, say_date, stands_alone
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september"]
@@ -91,7 +91,7 @@ def test_words_that_take_no_preposition():
 def test_reads_ask_about_days_ahead_too_but_filters_look_back():
     from types import SimpleNamespace
 
-    from querygen.values import _looks_ahead
+    from querygen.plan.values import _looks_ahead
 
     read, write = SimpleNamespace(writes=()), SimpleNamespace(writes=("events",))
     rng = random.Random(0)

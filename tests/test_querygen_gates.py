@@ -9,8 +9,8 @@ import pytest
 from contract.task import GoldCall, Task, Turn
 from querygen.gates import GATES, Dedup
 from querygen.generate import GenConfig, Generator
-from querygen.gold import canonical
-from querygen.values import NO_VALUE
+from querygen.plan.near_miss import NO_VALUE, alternative
+from querygen.plan.step import canonical
 from servers.registry import available
 
 
@@ -207,6 +207,6 @@ def test_a_list_argument_has_a_near_miss_with_one_element_swapped(gen):
         pytest.skip("no domain here has an enum list parameter")
     spec, p = found[0]
     current = list(p.items["enum"][:1])
-    other = gen.kits[spec.domain].values.alternative(spec, p, current, {}, random.Random(0))
+    other = alternative(p, current, random.Random(0))
     assert isinstance(other, list) and len(other) == 1 and other != current
     assert other[0] in p.items["enum"]

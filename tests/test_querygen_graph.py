@@ -8,11 +8,14 @@ from collections import Counter
 
 import pytest
 
-from querygen.gold import GoldBuilder, IdIndex
-from querygen.graph import ChainSampler, DependencyGraph
-from querygen.probe import Sandbox, StateProbe
-from querygen.sampler import LiveSampler, Relations, tables_of
-from querygen.values import ValueMaker
+from querygen.plan.gold import GoldBuilder
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.ids import IdIndex
+from querygen.plan.probe import Sandbox, StateProbe
+from querygen.plan.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.values import ValueMaker
+from querygen.text.naming import Namer
+from querygen.text.refer import Resolver
 from servers.registry import available, get_domain
 
 DOMAINS = available()
@@ -155,7 +158,8 @@ def test_sampling_after_a_write_sees_that_write(live, snapshot_cache):
     from faker import Faker
 
     values = ValueMaker(domain, rel, sampler, Faker(), probe.fingerprint(domain.name).conn)
-    builder = GoldBuilder(env, domain, graph, rel, sampler, values, ids)
+    namer = Namer(env, Resolver(domain, graph.specs, rel), rel, sampler, ids)
+    builder = GoldBuilder(env, domain, graph, sampler, values, ids, namer)
     sandbox = Sandbox(env.open())
     creators = [s for s in graph.specs.values() if s.returns and s.returns in s.writes]
     if all(s.read_only for s in graph.specs.values()):
@@ -202,7 +206,8 @@ def test_probe_matches_the_state_package_exactly(live):
     ids = IdIndex([domain])
     graph = DependencyGraph(domain)
     values = ValueMaker(domain, rel, sampler, Faker(), probe.fingerprint(domain.name).conn)
-    builder = GoldBuilder(env, domain, graph, rel, sampler, values, ids)
+    namer = Namer(env, Resolver(domain, graph.specs, rel), rel, sampler, ids)
+    builder = GoldBuilder(env, domain, graph, sampler, values, ids, namer)
     writers = [s.qualified_name for s in graph.specs.values() if s.writes]
     ep = env.open()
     builder.build(ep, rng.sample(writers, min(4, len(writers))), [0] * 4, rng, "complete")

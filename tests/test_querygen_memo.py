@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from querygen.memo import PristineReads
-from querygen.probe import Sandbox
+from querygen.plan.memo import PristineReads
+from querygen.plan.probe import Sandbox
 
 BALANCE = ("banking_get_balance", {"account": "ACC-000001"})
 

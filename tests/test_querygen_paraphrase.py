@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from contract.load import load_tasks
-from querygen.paraphrase import ParaphraseError, Paraphraser, keeps_values
+from querygen.text.paraphrase import ParaphraseError, Paraphraser, keeps_values
 from servers.registry import available
 from toolground import cli
 

@@ -20,8 +20,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from querygen.compose import Shape
 from querygen.generate import GenConfig, Generator
-from querygen.graph import ChainSampler, DependencyGraph
-from querygen.values import NO_VALUE
+from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.near_miss import NO_VALUE
+from querygen.plan.step import Draft
 from servers.kit import Db, Domain, Ref
 from servers.kit.types import bind, bound_names
 from servers.registry import get_domain
@@ -166,8 +167,8 @@ def test_the_sampler_picks_the_product_this_customer_received(gen):
     conn = gen.probe.fingerprint("shopping").conn
     seen = set()
     for k in range(20):
-        builder.scene = builder.namer.scene()
-        step = builder._draft(conn, spec, 0, 0, None, [], random.Random(k), {}, 0, "complete")
+        draft = Draft(gen.sandbox.episode, random.Random(k), "complete", builder.namer.scene(), conn=conn)
+        step = builder.drafter.draft(draft, spec, 0, 0, None)
         assert step is not None
         customer, product = step.args["customer"], step.args["product"]
         received = conn.execute(
@@ -188,8 +189,8 @@ def test_the_sampler_picks_a_user_who_is_not_yet_a_member(gen):
     spec = builder.graph.specs["issue_tracker_add_project_member"]
     conn = gen.probe.fingerprint("issue_tracker").conn
     for k in range(20):
-        builder.scene = builder.namer.scene()
-        step = builder._draft(conn, spec, 0, 0, None, [], random.Random(k), {}, 0, "complete")
+        draft = Draft(gen.sandbox.episode, random.Random(k), "complete", builder.namer.scene(), conn=conn)
+        step = builder.drafter.draft(draft, spec, 0, 0, None)
         assert step is not None
         member = conn.execute(
             "SELECT 1 FROM project_members WHERE project_id = ? AND user_id = ?",

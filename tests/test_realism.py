@@ -1,7 +1,7 @@
 """Issue 8's figures on a 2,000-task run of every domain, as a user starts it (default scale,
 default workers): tasks a person would write, with gold an efficient agent would make.
 
-The detectors are :mod:`querygen.realism` (tested on purpose-built bad tasks in
+The detectors are :mod:`querygen.text.realism` (tested on purpose-built bad tasks in
 ``test_realism_detectors.py``); here they must find nothing in what the generator keeps."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from contract.messages import messages
 from querygen.generate import GenConfig, Generator
-from querygen.realism import measure, specs_for
+from querygen.text.realism import measure, specs_for
 from rewards import score
 from servers.registry import available
 

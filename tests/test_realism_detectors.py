@@ -9,7 +9,7 @@ import pytest
 
 from contract.task import GoldCall, Task, Turn
 from querygen.generate import GenConfig, Generator
-from querygen.realism import (
+from querygen.text.realism import (
     ambiguous,
     coherence,
     invalid_values,
@@ -20,7 +20,7 @@ from querygen.realism import (
     specs_for,
     unseen_ids,
 )
-from querygen.realism_text import garble_rules, garbled, mentions
+from querygen.text.realism_text import garble_rules, garbled, mentions
 
 DOMAINS = ["banking", "shopping", "issue_tracker"]
 

@@ -11,8 +11,8 @@ import pytest
 from contract.task import Task, Turn
 from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
-from querygen.realism import measure, specs_for
 from querygen.report import SAMPLES_PAGE, pick_samples, render_pages
+from querygen.text.realism import measure, specs_for
 from toolground import cli
 
 DOMAINS = ("banking", "shopping")

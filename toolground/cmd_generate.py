@@ -152,7 +152,7 @@ def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harn
     from querygen.console import print_summary, progress_bar
     from querygen.export import write_dataset
     from querygen.generate import Generator
-    from querygen.paraphrase import ParaphraseError, Paraphraser, paraphrase_tasks
+    from querygen.text.paraphrase import ParaphraseError, Paraphraser, paraphrase_tasks
 
     para = None
     if args.llm_url:

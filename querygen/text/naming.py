@@ -3,45 +3,48 @@
 A task is one actor's story: the first row that belongs to a person fixes the actor, and every
 later pick of a row somebody owns is one of the actor's (their accounts, their orders), so a chain
 never jumps to a stranger. Each entity argument the user must supply is then named the way the
-actor knows it (:mod:`querygen.refer`): themself as "me"/"my" (identified once by their email and
+actor knows it (:mod:`querygen.text.refer`): themself as "me"/"my" (identified once by their email and
 found with the domain's lookup), their rows by a telling attribute resolved with a real lookup
 call that precedes the call needing it, or, when no lookup resolves it uniquely, by its id.
 """
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
-from querygen.gold import Origin, Step
-from querygen.refer import Lookup, Reference, Resolver, first_person
-from querygen.sampler import LiveSampler, Relations
-from querygen.seen import path_in_view, shown_strings
+from querygen.plan.ids import IdIndex
+from querygen.plan.memo import PristineReads
+from querygen.plan.sampler import LiveSampler, Relations
+from querygen.plan.seen import path_in_view, shown_strings
+from querygen.plan.step import MAX_CALLS, Draft, Origin, Scene, Step
+from querygen.text.refer import Lookup, Reference, Resolver, first_person
+from servers.kit import RefInfo
 from servers.runtime import Environment
-from state import Episode
 
-if TYPE_CHECKING:
-    from querygen.memo import PristineReads
-
-MAX_CALLS = 6  # the paper's longest chain; lookups count
 NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}
 ACTOR_SLOTS = ("customer", "user", "reporter", "author", "owner", "holder", "member")
 
 
 @dataclass
-class Scene:
-    """The actor of one task and what the user has said about themself."""
+class _Asking:
+    """The lookups planned for one call: the draft, the lookups chosen so far (``pre``, run on the
+    fork and inserted before the call), the ids the conversation has found (with the call that
+    found each), and the nested lookups of the reference being planned (``via``)."""
 
-    actor: str | None = None
-    found_at: int | None = None  # the gold call that found the actor's id (their email lookup)
-    name: str | None = None
-    said: dict[str, str] = field(default_factory=dict)  # column -> value the intro must state
+    draft: Draft
+    pre: list[Step] = field(default_factory=list)
+    known: dict[Any, int] = field(default_factory=dict)
+    via: list[Reference] = field(default_factory=list)
 
-    def copy(self) -> Scene:
-        """What a draft that is dropped must not leave behind (cheaper than a deepcopy per draft)."""
-        return replace(self, said=dict(self.said))
+    @property
+    def steps(self) -> list[Step]:
+        return self.draft.steps
+
+    def budget(self) -> int:
+        """Lookups that still fit before the call, within the longest chain."""
+        return MAX_CALLS - len(self.draft.steps) - len(self.pre) - 1
 
 
 class Namer:
@@ -53,7 +56,7 @@ class Namer:
         resolver: Resolver,
         rel: Relations,
         sampler: LiveSampler,
-        ids: Any,
+        ids: IdIndex,
         reads: PristineReads | None = None,
     ) -> None:
         self.env = env
@@ -63,7 +66,6 @@ class Namer:
         self.sampler = sampler
         self.ids = ids
         self.person = resolver.person
-        self._via: list[Reference] = []  # nested lookups of the reference being planned
 
     # -- the actor ---------------------------------------------------------------------------
     def scene(self) -> Scene:
@@ -71,6 +73,10 @@ class Namer:
 
     def is_actor_slot(self, param: str, table: str) -> bool:
         return table == self.person and param in ACTOR_SLOTS
+
+    def owned(self, table: str) -> bool:
+        """Rows of ``table`` belong to a person (an account, an order): the actor's, once there is one."""
+        return self.resolver.owned(table)
 
     def ownership(self, table: str, scene: Scene) -> str | None:
         """SQL over ``table``: rows related to the actor (None when anything goes)."""
@@ -120,61 +126,57 @@ class Namer:
             scene.found_at = index
 
     # -- naming the entities of one call -----------------------------------------------------
-    def name_args(
-        self,
-        ep: Episode,
-        conn: sqlite3.Connection,
-        step: Step,
-        steps: list[Step],
-        scene: Scene,
-        rng: random.Random,
-        level: str,
-    ) -> list[Step] | None:
+    def name_args(self, draft: Draft, step: Step) -> list[Step] | None:
         """Decide ``step.refs`` and run the lookups they need; returns the lookups to insert
-        before ``step`` (their indices follow ``steps``), or None if the call cannot be said."""
-        pre: list[Step] = []
-        known = self._known(steps)
+        before ``step`` (their indices follow ``draft.steps``), or None if the call cannot be said."""
+        a = _Asking(draft, known=self._known(draft.steps))
         for p in step.spec.params:
             if not p.ref or p.name not in step.args:
                 continue
-            value, table = step.keys.get(p.name, step.args[p.name]), p.ref.table_name
-            origin = step.origin[p.name]
-            if p.ref.many or p.ref.path or getattr(p.ref.table, "__prefix__", None) is None:
-                kind = "path" if p.ref.path else "id" if p.ref.many else "name"
-                known_path = self._path_known(steps, value, step.args[p.name])
-                if kind == "path" and not known_path and self._met_table(steps, table):
-                    return None  # a file far from the ones the session works on
-                if kind == "id" and self._stranger(steps, value, known):
-                    return None  # a list of ids the conversation never met
-                if kind == "name" and self._stranger(steps, value, known) and self._met_table(steps, table):
-                    return None  # a second symbol out of nowhere; a first one is the user's topic
-                step.refs[p.name] = Reference(kind, value)
-                continue
-            if table == self.person and value == scene.actor:
-                if not self._name_actor(ep, conn, step, p.name, steps, pre, scene):
-                    return None
-                continue
-            if origin.kind == "flow":
-                step.refs[p.name] = Reference("flow", value)
-                continue
-            again = self._said_before(steps, value)
-            if again is not None:  # the user named it already: the same words, no new lookup
-                step.refs[p.name] = again
-                if again.resolver is not None:
-                    step.origin[p.name] = Origin("flow", again.resolver)
-                continue
-            budget = MAX_CALLS - len(steps) - len(pre) - 1
-            found = None
-            if budget > 0 and rng.random() < NATURAL.get(level, 0.9):
-                found = self._resolve(ep, conn, table, value, steps, pre, known, scene, budget)
-            if found is None and self._stranger(steps, value, known):
+            if not self._name_one(a, step, p.name, p.ref):
                 return None
-            if found is None:
-                step.refs[p.name] = Reference("id", value)
-                continue
-            step.refs[p.name] = found
-            step.origin[p.name] = Origin("flow", found.resolver)
-        return pre
+        return a.pre
+
+    def _name_one(self, a: _Asking, step: Step, param: str, ref: RefInfo) -> bool:
+        """How the user names one entity argument (``ref`` its declared reference); False when
+        the draft would jump to a row the conversation never met."""
+        steps, scene = a.steps, a.draft.scene
+        value, table = step.keys.get(param, step.args[param]), ref.table_name
+        if ref.many or ref.path or getattr(ref.table, "__prefix__", None) is None:
+            kind = "path" if ref.path else "id" if ref.many else "name"
+            known_path = self._path_known(steps, value, step.args[param])
+            if kind == "path" and not known_path and self._met_table(steps, table):
+                return False  # a file far from the ones the session works on
+            if kind == "id" and self._stranger(steps, value, a.known):
+                return False  # a list of ids the conversation never met
+            if kind == "name" and self._stranger(steps, value, a.known) and self._met_table(steps, table):
+                return False  # a second symbol out of nowhere; a first one is the user's topic
+            step.refs[param] = Reference(kind, value)
+            return True
+        if table == self.person and value == scene.actor:
+            self._name_actor(a, step, param)
+            return True
+        if step.origin[param].kind == "flow":
+            step.refs[param] = Reference("flow", value)
+            return True
+        again = self._said_before(steps, value)
+        if again is not None:  # the user named it already: the same words, no new lookup
+            step.refs[param] = again
+            if again.resolver is not None:
+                step.origin[param] = Origin("flow", again.resolver)
+            return True
+        budget = a.budget()
+        found = None
+        if budget > 0 and a.draft.rng.random() < NATURAL.get(a.draft.level, 0.9):
+            found = self._resolve(a, table, value, budget)
+        if found is None and self._stranger(steps, value, a.known):
+            return False
+        if found is None:
+            step.refs[param] = Reference("id", value)
+            return True
+        step.refs[param] = found
+        step.origin[param] = Origin("flow", found.resolver)
+        return True
 
     def _met_table(self, steps: list[Step], table: str) -> bool:
         """The conversation has already dealt with rows of ``table``."""
@@ -223,20 +225,12 @@ class Namer:
                     out.setdefault(v, i)
         return out
 
-    def _name_actor(
-        self,
-        ep: Episode,
-        conn: sqlite3.Connection,
-        step: Step,
-        param: str,
-        steps: list[Step],
-        pre: list[Step],
-        scene: Scene,
-    ) -> bool:
+    def _name_actor(self, a: _Asking, step: Step, param: str) -> None:
         """ "Me": the call takes the actor, found once from what they said about themself."""
+        scene = a.draft.scene
         if scene.found_at is None:
-            budget = MAX_CALLS - len(steps) - len(pre) - 1
-            found = self._lookup_person(ep, conn, scene.actor, steps, pre, budget) if budget > 0 else None
+            budget = a.budget()
+            found = self._lookup_person(a, scene.actor, budget) if budget > 0 else None
             if found is not None:
                 scene.found_at = found.resolver
                 scene.said[found.column] = found.value
@@ -248,111 +242,80 @@ class Namer:
         step.refs[param] = Reference("self", scene.actor, phrase, phrase)
         if scene.found_at is not None:
             step.origin[param] = Origin("flow", scene.found_at)
-            return True
+            return
         scene.said["id"] = scene.actor  # no lookup finds them: they give their customer number
         step.origin[param] = Origin("user")
-        return True
 
-    def _lookup_person(
-        self, ep: Episode, conn: sqlite3.Connection, key: Any, steps: list[Step], pre: list[Step], budget: int
-    ) -> Reference | None:
-        row = self.sampler.row(conn, self.person, key) or {}
+    def _lookup_person(self, a: _Asking, key: Any, budget: int) -> Reference | None:
+        row = self.sampler.row(a.draft.reading, self.person, key) or {}
         lookups = [lk for lk in self.resolver.lookups(self.person, row) if lk.column == "email"]
         for lk in lookups:
-            ref = self._run(ep, lk, key, {}, steps, pre, mine=False)
+            ref = self._run(a, lk, key, {}, mine=False)
             if ref is not None:
                 return ref
         return None
 
-    def _resolve(
-        self,
-        ep: Episode,
-        conn: sqlite3.Connection,
-        table: str,
-        key: Any,
-        steps: list[Step],
-        pre: list[Step],
-        known: dict[Any, int],
-        scene: Scene,
-        budget: int,
-        depth: int = 2,
-    ) -> Reference | None:
-        """A lookup (and the lookups it needs) that names row ``key`` uniquely, run on ``ep``."""
-        row = self.sampler.row(conn, table, key)
+    def _resolve(self, a: _Asking, table: str, key: Any, budget: int, depth: int = 2) -> Reference | None:
+        """A lookup (and the lookups it needs) that names row ``key`` uniquely, run on the fork."""
+        row = self.sampler.row(a.draft.reading, table, key)
         if row is None:
             return None
-        mine = self.resolver.owned(table) and scene.actor is not None
+        mine = self.resolver.owned(table) and a.draft.scene.actor is not None
         for lk in self.resolver.lookups(table, row):
-            mark = len(pre)
+            mark = len(a.pre)
             origins: dict[str, Origin] = {}
             ok = True
-            outer, self._via = self._via, []
+            outer, a.via = a.via, []
             for param, value in lk.inputs.items():
-                src = self._input(ep, conn, lk, param, value, steps, pre, known, scene, budget, depth)
+                src = self._input(a, lk, param, value, budget, depth)
                 if src is None:
                     ok = False
                     break
                 origins[param] = src
-            via, self._via = self._via, outer
-            if ok and len(pre) + 1 <= budget:
-                ref = self._run(ep, lk, key, origins, steps, pre, mine)
+            via, a.via = a.via, outer
+            if ok and len(a.pre) + 1 <= budget:
+                ref = self._run(a, lk, key, origins, mine)
                 if ref is not None:
                     for owner in via:
                         ref.phrase = f"{ref.phrase} of {owner.phrase}"
                         ref.bare = None
                     return ref
-            del pre[mark:]
+            del a.pre[mark:]
         return None
 
     def _input(
-        self,
-        ep: Episode,
-        conn: sqlite3.Connection,
-        lk: Lookup,
-        param: str,
-        value: Any,
-        steps: list[Step],
-        pre: list[Step],
-        known: dict[Any, int],
-        scene: Scene,
-        budget: int,
-        depth: int,
+        self, a: _Asking, lk: Lookup, param: str, value: Any, budget: int, depth: int
     ) -> Origin | None:
         """Where a lookup's own entity argument comes from: found already, the actor, or a lookup."""
-        if value in known:
-            return Origin("flow", known[value])
-        for i, s in enumerate(pre):
+        if value in a.known:
+            return Origin("flow", a.known[value])
+        for i, s in enumerate(a.pre):
             if value in {v for vs in s.produced(self.ids).values() for v in vs}:
-                return Origin("flow", len(steps) + i)
+                return Origin("flow", len(a.steps) + i)
         table = next(p.ref.table_name for p in lk.spec.params if p.name == param)
+        scene = a.draft.scene
         if table == self.person and value == scene.actor:
             if scene.found_at is None:
-                found = self._lookup_person(ep, conn, value, steps, pre, budget - 1)
+                found = self._lookup_person(a, value, budget - 1)
                 if found is None:
                     return None
                 scene.found_at, scene.said[found.column] = found.resolver, found.value
             return Origin("flow", scene.found_at)
         if depth <= 1:
             return None
-        found = self._resolve(ep, conn, table, value, steps, pre, known, scene, budget - 1, depth - 1)
+        found = self._resolve(a, table, value, budget - 1, depth - 1)
         if found is None:
             return None
-        self._via.append(found)  # the user must say it too: "the alert ... of my vehicle ..."
+        a.via.append(found)  # the user must say it too: "the alert ... of my vehicle ..."
         return Origin("flow", found.resolver)
 
     def _run(
-        self,
-        ep: Episode,
-        lk: Lookup,
-        key: Any,
-        origins: dict[str, Origin],
-        steps: list[Step],
-        pre: list[Step],
-        mine: bool,
+        self, a: _Asking, lk: Lookup, key: Any, origins: dict[str, Origin], mine: bool
     ) -> Reference | None:
         """Execute the lookup; keep it if its result names ``key`` by one attribute. The same
         lookup already made, with nothing written since, is read again instead of repeated (two
         accounts named from one list of them)."""
+        steps, pre = a.steps, a.pre
         args = {**lk.args, **lk.inputs}
         ordered = {p.name: args[p.name] for p in lk.spec.params if p.name in args}
         made = _made_since_last_write([*steps, *pre], lk.spec, ordered)
@@ -361,7 +324,7 @@ class Namer:
             if ref is not None:
                 ref.resolver = made
             return ref
-        res = self.call(ep, lk.spec.qualified_name, ordered)
+        res = self.call(a.draft.ep, lk.spec.qualified_name, ordered)
         if not res.ok:
             return None
         ref = self.resolver.name_in(lk, res.value, key, mine)

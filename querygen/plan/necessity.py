@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from contract.task import Task, result_facts, states_number, written_numbers
-from querygen.probe import Sandbox, StateProbe
+from querygen.plan.probe import Sandbox, StateProbe
 from servers.runtime import Environment
 
 

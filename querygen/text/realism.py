@@ -7,7 +7,7 @@ where and what, so the report can count them and show examples. They define "rea
 * :func:`leaks` - the user already says a value the agent is supposed to discover;
 * :func:`unseen_ids` - the user quotes an id that only ever appeared in a tool result;
 * :func:`ambiguous` - "my checking account" when the lookup shows two of them;
-* :func:`~querygen.realism_text.garbled` - sentences with machinery or broken grammar in them;
+* :func:`~querygen.text.realism_text.garbled` - sentences with machinery or broken grammar in them;
 * :func:`invalid_values` - gold arguments outside their schema, or dates no calendar has;
 * :func:`coherence` - calls that have nothing to do with what came before;
 * :func:`reference_kinds` - how entities are referred to (raw ids versus natural references).
@@ -30,9 +30,10 @@ import jsonschema
 
 from contract.messages import messages
 from contract.task import Task
-from querygen.realism_text import GarbleRules, garble_rules, garbled, mentions
-from querygen.seen import path_in_view
+from querygen.plan.seen import path_in_view
+from querygen.text.realism_text import GarbleRules, garble_rules, garbled, mentions
 from servers.kit import ToolSpec
+from servers.registry import UnknownDomain, get_domain
 
 ID_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}-\d{3,}\b")
 _DATE_RE = re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?(?![0-9])")
@@ -355,8 +356,6 @@ def measure(tasks: Sequence[Task], specs: Mapping[str, ToolSpec]) -> dict[str, A
 def specs_for(domains: Iterable[str]) -> dict[str, ToolSpec]:
     """Every tool (hidden ones included) of the named domains the registry knows, by qualified
     name, like ``Environment.tools``; domains this checkout does not have are skipped."""
-    from servers.registry import UnknownDomain, get_domain
-
     out: dict[str, ToolSpec] = {}
     for name in dict.fromkeys(domains):
         try:

@@ -19,7 +19,7 @@ import pickle
 from collections import OrderedDict
 from typing import Any
 
-from querygen.gold import canonical
+from querygen.plan.step import canonical
 from servers.runtime import CallResult, Environment
 from state import Episode
 from state.hashing import CHANGES

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from querygen.sampler import tables_of
+from querygen.plan.sampler import tables_of
 from servers.kit import Domain
 
 _ID = re.compile(r"^([A-Z][A-Z0-9]*)-\d+$")

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from querygen.render import noun
-from querygen.sampler import Relations, tables_of
+from querygen.plan.sampler import Relations, tables_of
+from querygen.text.render import noun
 from servers.kit import Domain, ToolSpec
 
 # Columns a person uses to name a row, best first; the phrase each one makes.

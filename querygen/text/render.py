@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from querygen.dates import is_date, say_date, stands_alone
-from querygen.gold import IdIndex, Step
-from querygen.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
-from querygen.sampler import tables_of
+from querygen.plan.ids import IdIndex
+from querygen.plan.sampler import tables_of
+from querygen.plan.step import Step
+from querygen.text.dates import is_date, say_date, stands_alone
+from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
 from servers.kit import Domain, Param, ToolSpec
 
 _MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")

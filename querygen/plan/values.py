@@ -23,11 +23,10 @@ from typing import Any
 
 from faker import Faker
 
-from querygen.sampler import LiveSampler, Relations, tables_of
+from querygen.plan.sampler import LiveSampler, Relations, tables_of
 from servers.kit import Domain, Param, ToolSpec
 from servers.kit.discovery import text_columns, visible_columns
 
-NO_VALUE = object()
 _FAKER_BY_NAME = {
     "email": "email",
     "phone": "phone_number",
@@ -480,46 +479,3 @@ class ValueMaker:
             if len(out) >= n:
                 break
         return out
-
-    # -- near-miss alternatives -------------------------------------------------------------
-    def alternative(
-        self, spec: ToolSpec, p: Param, current: Any, args: Mapping[str, Any], rng: random.Random
-    ) -> Any:
-        """A different, well-typed value for ``p`` (``NO_VALUE`` if none exists)."""
-        if p.is_list:
-            return self._other_list(spec, p, current, args, rng)
-        if p.enum:
-            others = [v for v in p.enum if v != current]
-            return rng.choice(others) if others else NO_VALUE
-        if isinstance(current, bool):
-            return not current
-        if isinstance(current, int):
-            hi = p.constraints.get("maximum", current + 1)
-            return current + 1 if current + 1 <= hi else current - 1
-        if isinstance(current, float):
-            hi = p.constraints.get("maximum", current + 1)
-            return round(current + 1.0, 2) if current + 1 <= hi else round(current / 2, 2)
-        if isinstance(current, str):
-            if p.constraints.get("pattern"):
-                for _ in range(20):
-                    value = sample_pattern(p.constraints["pattern"], rng)
-                    if value is not None and value != current:
-                        return value
-            return current[:-1] + ("x" if not current.endswith("x") else "y") if current else "x"
-        return NO_VALUE
-
-    def _other_list(
-        self, spec: ToolSpec, p: Param, current: Any, args: Mapping[str, Any], rng: random.Random
-    ) -> Any:
-        """The list with one element swapped for a different value not already in it."""
-        if not isinstance(current, list) or not current:
-            return NO_VALUE
-        k = rng.randrange(len(current))
-        element = p.element()
-        for _ in range(5):
-            other = self.alternative(spec, element, current[k], args, rng)
-            if other is NO_VALUE:
-                return NO_VALUE
-            if other not in current:
-                return [*current[:k], other, *current[k + 1 :]]
-        return NO_VALUE

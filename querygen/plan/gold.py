@@ -1,0 +1,226 @@
+"""Gold execution: a tool chain becomes real calls, run one by one on a live fork.
+
+Each call's arguments are drafted on the fork's current state (:mod:`querygen.plan.arguments`),
+its entities named in the user's words by the namer (the lookups that needs run first), the
+written policy screens it, and then it runs. A call that fails on the live state (insufficient
+funds, a frozen account) is drafted again with fresh arguments a few times; a chain whose step
+cannot be satisfied is cut there. Every kept step has really run, so its result is the result the
+task stores.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from querygen.plan.arguments import ArgumentDrafter
+from querygen.plan.graph import DependencyGraph
+from querygen.plan.ids import IdIndex
+from querygen.plan.memo import PristineReads
+from querygen.plan.policy_gate import PolicyGate, Screening
+from querygen.plan.sampler import LiveSampler
+from querygen.plan.step import MAX_CALLS, Draft, Naming, Origin, Scene, Step
+from querygen.plan.values import ValueMaker
+from servers.kit import Domain, ToolSpec
+from servers.runtime import CallResult, Environment
+from state import Episode
+
+RETRIES = 4
+
+
+def run_calls(
+    env: Environment, ep: Episode, calls: Sequence[tuple[str, Mapping[str, Any]]]
+) -> list[CallResult]:
+    """Run calls in order on an episode (the replay primitive shared by gates and tests)."""
+    return [env.call(ep, name, dict(args)) for name, args in calls]
+
+
+@dataclass
+class _Try:
+    """How drafting one call of the chain ended: ``step`` None when it has no valid arguments;
+    ``pre`` (the lookups to insert before it) None when it cannot be said; ``final`` set when
+    the whole draft ends here with those steps (a refusal, or a remedy that did not help)."""
+
+    step: Step | None
+    pre: list[Step] | None = None
+    screening: Screening | None = None
+    final: list[Step] | None = None
+
+
+class GoldBuilder:
+    """Turns a chain into executed steps on a live episode."""
+
+    def __init__(
+        self,
+        env: Environment,
+        domain: Domain,
+        graph: DependencyGraph,
+        sampler: LiveSampler,
+        values: ValueMaker,
+        ids: IdIndex,
+        namer: Naming,
+        reads: PristineReads | None = None,
+    ) -> None:
+        self.namer = namer  # the actor and the natural references (querygen.text.naming.Namer)
+        self.env = env
+        self.call = (reads or env).call  # drafting's calls; a read of an untouched fork may be remembered
+        self.domain = domain
+        self.graph = graph
+        self.sampler = sampler
+        self.drafter = ArgumentDrafter(sampler, values, ids, namer)
+        policy = domain.policy
+        self.gate = PolicyGate(env, domain.name, policy) if policy is not None else None
+        self._last: Draft | None = None
+        # a read that shows a row (get_reservation): what the agent checks before refusing
+        self._readers: dict[str, ToolSpec] = {}
+        for spec in graph.specs.values():
+            refs = [p for p in spec.params if p.ref and not p.ref.many]
+            required = [p for p in spec.params if p.required]
+            if (
+                spec.read_only
+                and len(refs) == 1
+                and required == refs
+                and refs[0].ref.table_name == spec.returns
+            ):
+                self._readers.setdefault(spec.returns, spec)
+
+    @property
+    def scene(self) -> Scene | None:
+        """The actor of the latest draft (None before the first)."""
+        return self._last.scene if self._last is not None else None
+
+    def build(
+        self, ep: Episode, chain: Sequence[str], turn_of: Sequence[int], rng: random.Random, level: str
+    ) -> list[Step]:
+        """Execute the chain; returns the steps that succeeded (a prefix of the chain, with the
+        lookups its references need inserted before the calls that use them)."""
+        d = self._last = Draft(ep, rng, level, self.namer.scene())
+        for j, name in enumerate(chain):
+            if len(d.steps) >= MAX_CALLS:
+                break
+            spec = self.graph.specs[name]
+            t = self._draft_call(d, spec, j, turn_of[j], self._template(spec, rng, level))
+            if t.final is not None:
+                return t.final
+            if t.step is None or not t.step.ok or t.pre is None:
+                return d.steps
+            self._keep(d, t.step, t.pre, t.screening)
+        return d.steps
+
+    def _draft_call(self, d: Draft, spec: ToolSpec, j: int, turn: int, template: str | None) -> _Try:
+        """Draft call ``j`` and run it, trying fresh arguments up to ``RETRIES`` times."""
+        fork = d.ep.fork(self.domain.name)
+        t = _Try(None)
+        for attempt in range(RETRIES):
+            saved = d.scene.copy()
+            d.attempt = attempt
+            with fork.reading() as conn, self.sampler.steady():  # a draft only reads
+                d.conn = conn
+                step = self.drafter.draft(d, spec, j, turn, template)
+                pre = self.namer.name_args(d, step) if step is not None else []
+                d.conn = None
+            t = _Try(step, pre)
+            if step is None:
+                break
+            if pre is None:
+                d.scene = saved
+                continue
+            t = self._screen_and_run(d, step, pre)
+            if t.final is not None or step.ok:
+                break
+            d.scene = saved
+        return t
+
+    def _screen_and_run(self, d: Draft, step: Step, pre: list[Step]) -> _Try:
+        """The policy's verdict on a drafted call, then the call itself unless the policy forbids it."""
+        steps, spec = d.steps, step.spec
+        guarded = self.gate is not None and bool(spec.guards)
+        if guarded and len(steps) + len(pre) + 2 > MAX_CALLS:
+            return _Try(step, pre, final=steps)  # no room left for a remedy (or the check before a refusal)
+        screening = self.gate.screen(d.ep, spec, step.args) if guarded and self.gate is not None else None
+        if screening is not None:
+            if len(steps) + len(pre) + len(screening.remedies) + 1 > MAX_CALLS or screening.failed:
+                return _Try(step, pre, final=self._abandon(steps, screening))
+            if screening.forbidden:
+                step.policy = screening.marks
+                for s in pre:
+                    s.turn = step.turn
+                refusal = [*pre, *self._remedied(screening, step), *self._check(d.ep, step, steps), step]
+                return _Try(step, pre, final=[*steps, *refusal])
+        self._execute(d.ep, step)
+        if screening is not None:
+            step.policy = screening.marks
+            if screening.remedies and not step.ok:
+                return _Try(step, pre, final=self._abandon(steps, screening))
+        return _Try(step, pre, screening)
+
+    def _execute(self, ep: Episode, step: Step) -> None:
+        """Run the call; an idempotent write that changed nothing (chgrp to the current group) fails."""
+        fork, spec = ep.fork(self.domain.name), step.spec
+        before = fork.content_hash() if spec.writes and spec.idempotent else None  # set_x, chgrp
+        res = self.call(ep, spec.qualified_name, step.args)
+        step.ok, step.result, step.error = res.ok, res.value, res.error
+        if res.ok and before is not None and fork.content_hash() == before:
+            step.ok = False
+
+    def _keep(self, d: Draft, step: Step, pre: list[Step], screening: Screening | None) -> None:
+        """Add a call that ran to the draft, after its lookups and the remedies the policy ran."""
+        for s in pre:
+            s.turn = step.turn
+        d.steps.extend(pre)
+        if screening is not None:
+            d.steps.extend(self._remedied(screening, step))
+        d.steps.append(step)
+        self.namer.observe(step, len(d.steps) - 1, d.scene)
+        self.drafter.remember(d.context, step)
+
+    @staticmethod
+    def _abandon(steps: list[Step], screening: Screening) -> list[Step]:
+        """Where the chain stops after a remedy ran: a remedy changed the episode, so the prefix
+        alone would not explain its state; nothing is kept then (the attempt's trial rolls back)."""
+        return [] if screening.remedies else steps
+
+    def _remedied(self, screening: Screening, step: Step) -> list[Step]:
+        """The remedy calls the policy gate ran (verify the caller), as steps the user asks for."""
+        out = []
+        for spec, args, res in screening.remedies:
+            template = min(spec.says, key=len) if spec.says else None
+            origin = {k: Origin("user") for k in args}
+            out.append(Step(spec, step.turn, template, args, origin, ok=True, result=res.value))
+        return out
+
+    def _check(self, ep: Episode, step: Step, steps: list[Step]) -> list[Step]:
+        """The read an agent makes before refusing a forbidden call: the row the rule is about
+        (none when the conversation has just read it)."""
+        ref = next((p for p in step.spec.params if p.ref and not p.ref.many and p.name in step.args), None)
+        reader = self._readers.get(ref.ref.table_name) if ref is not None else None
+        if reader is None:
+            return []
+        param = next(p.name for p in reader.params if p.ref)
+        args = {param: step.args[ref.name]}
+        if any(s.spec is reader and s.args == args for s in steps):
+            return []
+        res = self.call(ep, reader.qualified_name, args)
+        if not res.ok:
+            return []
+        return [
+            Step(
+                reader,
+                step.turn,
+                None,
+                args,
+                {param: step.origin.get(ref.name, Origin("user"))},  # a lookup's find feeds it too
+                role="check",
+                ok=True,
+                result=res.value,
+            )
+        ]
+
+    def _template(self, spec: ToolSpec, rng: random.Random, level: str) -> str | None:
+        if not spec.says:
+            return None
+        if level == "minimal":
+            return min(spec.says, key=len)
+        return rng.choice(list(spec.says))
