@@ -6,6 +6,7 @@ from servers.kit.domain import Domain, Variant
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.policy import Near, Policy, PolicyRefusal, Rule
 from servers.kit.seeding import Seeder
+from servers.kit.table_marks import Marks, marks
 from servers.kit.tool import Param, ToolSpec
 from servers.kit.types import (
     Day,
@@ -38,6 +39,7 @@ __all__ = [
     "EmailList",
     "IdList",
     "Limit",
+    "Marks",
     "LongText",
     "Moment",
     "Money",
@@ -65,5 +67,6 @@ __all__ = [
     "Variant",
     "World",
     "geo",
+    "marks",
     "world",
 ]

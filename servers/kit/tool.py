@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from servers.kit import policy as policies
-from servers.kit.db import SESSION_TABLE, Db, noun, singular
+from servers.kit.acting import SESSION_TABLE
+from servers.kit.db import Db, noun, singular
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.strict import type_problems
 from servers.kit.types import RefInfo, Sensitive, bound_names, example_key

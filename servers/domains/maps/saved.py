@@ -29,7 +29,7 @@ from servers.domains.maps.rules import (
     me,
     place_summary,
 )
-from servers.kit import Db, Offset, PageSize, ShortText, ToolError, geo
+from servers.kit import Db, Offset, PageSize, ShortText, ToolError, geo, marks
 
 Label = Annotated[
     ShortText,
@@ -97,7 +97,7 @@ SAVED_SQL = (
 def _mine(db: Db, table: type, key: str) -> dict:
     row = db.get(table, key)
     if row["user_id"] != me(db):
-        raise ToolError(f"{table.__noun__} {key} belongs to another user; you can only use your own")
+        raise ToolError(f"{marks(table).noun} {key} belongs to another user; you can only use your own")
     return row
 
 

@@ -23,7 +23,7 @@ from servers.domains.telecom_support.model import (
     Session,
     telecom_support,
 )
-from servers.kit import Db, Offset, PageSize, Ref, ShortText, ToolError
+from servers.kit import Db, Offset, PageSize, Ref, ShortText, ToolError, marks
 
 CustomerName = Annotated[str, Field(min_length=1, max_length=120, description="The customer's full name.")]
 CreditAmount = Annotated[
@@ -34,7 +34,7 @@ OWN_METHOD = "customer_id = (SELECT customer_id FROM bills WHERE id = :bill) AND
 
 
 def _public(c: dict) -> dict:
-    return {k: v for k, v in c.items() if k not in Customer.__hidden__}
+    return {k: v for k, v in c.items() if k not in marks(Customer).hidden}
 
 
 def _outstanding(bill: dict) -> float:
