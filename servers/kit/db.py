@@ -53,11 +53,12 @@ def noun(t: Any) -> str:
 class Db:
     """Query helpers bound to one connection (a session fork or the shared reader)."""
 
-    __slots__ = ("_acting", "_now", "conn")
+    __slots__ = ("_acting", "_domain", "_now", "conn")
 
-    def __init__(self, conn: sqlite3.Connection, now: str | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, now: str | None = None, domain: str | None = None) -> None:
         self.conn = conn
         self._now = now
+        self._domain = domain  # whose acting declaration applies (read from ``_meta`` when not given)
         self._acting: Acting | None = None
 
     # -- reading -------------------------------------------------------------
@@ -158,9 +159,10 @@ class Db:
         return self.update(SESSION_TABLE, self.acting()["id"], **values)
 
     def _declared(self) -> Acting:
-        # The snapshot names its domain; the declaration is looked up once per handle.
+        # A tool's handle knows its domain; any other reads the snapshot's ``_meta`` once.
         if self._acting is None:
-            self._acting = declared(self.scalar("SELECT value FROM _meta WHERE key = 'domain'"))
+            domain = self._domain or self.scalar("SELECT value FROM _meta WHERE key = 'domain'")
+            self._acting = declared(domain)
         return self._acting
 
     # -- output size --------------------------------------------------------

@@ -345,7 +345,7 @@ class ToolSpec:
     def run(self, conn: sqlite3.Connection, arguments: dict[str, Any], now: str | None = None) -> Any:
         """Run on a connection with already-validated arguments; ``now`` is the snapshot's reference
         moment when the caller knows it (otherwise ``db.now`` reads it from the snapshot's ``_meta``)."""
-        db = Db(conn, now)
+        db = Db(conn, now, self.domain)
         try:
             if not self.guards:
                 return self.fn(db, **arguments)

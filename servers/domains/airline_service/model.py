@@ -219,10 +219,13 @@ class Transfer(airline_service.Table, prefix="TRF", append_only=True):
     created_at: Mapped[str]
 
 
-class Session(airline_service.Table, prefix="SES", internal=True):
-    """This conversation: whose identity the desk has verified (none at the start)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified_user_id: Mapped[str | None]
-    verified_at: Mapped[str | None]
+# This conversation: whose identity the desk has verified (none at the start).
+Session = airline_service.acting(
+    User,
+    "verified_user_id",
+    login="verify_user",
+    signed_out=True,
+    foreign_key=False,
+    columns={"verified_at": str | None},
+    internal=True,
+)

@@ -29,12 +29,8 @@ AHEAD_MONTHS = 11  # assignments may be made up to this many months after the cu
 ADJUSTMENT_PAYEE = "Reconciliation Balance Adjustment"
 
 
-class Session(budget.Table, prefix="SES"):
-    """Who is signed in to the budgeting app (the persona)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    person_id: Mapped[int]
+# Who is signed in to the budgeting app (the persona).
+Session = budget.acting(None, "person_id", key=int, foreign_key=False)
 
 
 class Budget(budget.Table, prefix="BUD", people={"name": "owner_name"}):

@@ -71,12 +71,8 @@ class User(
     is_external: Mapped[bool]
 
 
-class Session(calendar.Table, prefix="SES"):
-    """Whose calendar this episode acts on."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Whose calendar this episode acts on.
+Session = calendar.acting(User, "user_id")
 
 
 class Calendar(calendar.Table, prefix="CAL"):

@@ -41,12 +41,8 @@ class User(code_host.Table, prefix="USR", people={"name": "name", "email": "emai
     email: Mapped[str] = mapped_column(unique=True)
 
 
-class Session(code_host.Table, prefix="SES"):
-    """Who is signed in to the code host in this episode."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is signed in to the code host in this episode.
+Session = code_host.acting(User, "user_id")
 
 
 class Repo(code_host.Table, example="corvid/payments-api", noun="repository"):

@@ -37,7 +37,6 @@ from servers.domains.crm.rules import (
     editable_lead,
     label,
     lifecycle_forward,
-    me,
     nothing_changes,
     page,
     search_order,
@@ -188,7 +187,7 @@ def create_lead(
         title: Their job title.
         owner: Who works the lead (default: you); must be on the team of the lead's territory.
     """
-    actor = me(db)
+    actor = db.actor()
     email = email.lower()  # stored lowercased, like every email in the CRM
     dup = db.one(
         "SELECT id, name, status FROM leads WHERE email = ? AND status NOT IN ('converted', 'unqualified')",
@@ -260,7 +259,7 @@ def update_lead(
         owner: Who will work the lead (on the team of its territory).
         note: Why; required when marking it unqualified.
     """
-    actor = me(db)
+    actor = db.actor()
     x = editable_lead(db, lead)
     check_edit(db, actor, Lead, x)
     changes = nothing_changes(f"lead {label(x)}", x, {"status": status, "score": score, "owner_id": owner})
@@ -372,7 +371,7 @@ def convert_lead(
         close_date: The deal's expected close day (default 30 days from today).
         pipeline: The deal's pipeline (default sales).
     """
-    actor = me(db)
+    actor = db.actor()
     x = db.get(Lead, lead)
     if x["status"] == "converted":
         raise ToolError(

@@ -101,12 +101,8 @@ class User(crm.Table, prefix="USR", noun="user", people={"name": "name", "email"
     active: Mapped[bool]
 
 
-class Session(crm.Table, prefix="SES"):
-    """Who is signed in to the CRM in this episode."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is signed in to the CRM in this episode.
+Session = crm.acting(User, "user_id")
 
 
 class Account(crm.Table, prefix="ACC"):

@@ -167,13 +167,10 @@ class Mailbox(
     status: Mapped[str]  # active / suspended
 
 
-class Session(email.Table, prefix="SES"):
-    """Whose mailbox this episode acts on (mailbox_id NULL = nobody is signed in)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    mailbox_id: Mapped[str | None] = mapped_column(ForeignKey("mailboxes.id"))
-    logged_in_at: Mapped[str | None]
+# Whose mailbox this episode acts on (mailbox_id NULL = nobody is signed in).
+Session = email.acting(
+    Mailbox, "mailbox_id", login="login", signed_out=True, columns={"logged_in_at": str | None}
+)
 
 
 class Label(email.Table, prefix="LBL"):

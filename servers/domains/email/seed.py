@@ -161,4 +161,4 @@ def fill(s: Seeder) -> None:
 @email.variant("logged_out", first="login")
 def logged_out(db: Db) -> None:
     """Nobody is signed in: every mailbox tool fails until the user logs in."""
-    db.set_session(mailbox_id=None, logged_in_at=None)
+    db.set_acting(mailbox_id=None, logged_in_at=None)

@@ -133,16 +133,11 @@ class ArchiveMember(filesystem.Table, prefix="ARM"):
     mtime: Mapped[str]
 
 
-class Session(filesystem.Table, prefix="SES"):
-    """The shell: who is acting, where, and with which umask. Directory ids are plain node ids."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
-    cwd_id: Mapped[str]
-    oldpwd_id: Mapped[str | None]
-    dir_stack: Mapped[str]  # comma-separated node ids, top of the stack first
-    umask: Mapped[int]
+# The shell: who is acting, where, and with which umask. Directory ids are plain node ids.
+# dir_stack: comma-separated node ids, top of the stack first
+Session = filesystem.acting(
+    User, "user_id", columns={"cwd_id": str, "oldpwd_id": str | None, "dir_stack": str, "umask": int}
+)
 
 
 # -- what good arguments look like (sampler conditions) ----------------------------------------------

@@ -190,7 +190,7 @@ def _tilde(a: P.Actor, path: str) -> str:
 
 
 def _stack(db: Db) -> list[str]:
-    raw = db.session()["dir_stack"]
+    raw = db.acting()["dir_stack"]
     return [x for x in raw.split(",") if x] if raw else []
 
 

@@ -116,12 +116,8 @@ class User(
     city: Mapped[str]
 
 
-class Session(iot_devices.Table, prefix="SES"):
-    """Who is signed in to the app in this episode."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is signed in to the app in this episode.
+Session = iot_devices.acting(User, "user_id")
 
 
 class Home(iot_devices.Table, prefix="HOM", hidden=("alarm_code",)):

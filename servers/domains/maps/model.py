@@ -231,10 +231,7 @@ class User(maps.Table, prefix="USR", people={"name": "name", "email": "email", "
     home_city: Mapped[str]
 
 
-class Session(maps.Table, prefix="SES"):
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+Session = maps.acting(User, "user_id")
 
 
 class SavedPlace(maps.Table, prefix="SVP", noun="saved place"):

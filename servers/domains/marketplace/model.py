@@ -104,12 +104,8 @@ class User(
     member_since: Mapped[str]
 
 
-class Session(marketplace.Table, prefix="SES"):
-    """Who is using the marketplace in this episode (one account is both buyer and seller)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is using the marketplace in this episode (one account is both buyer and seller).
+Session = marketplace.acting(User, "user_id")
 
 
 # -- catalogue --------------------------------------------------------------------------------

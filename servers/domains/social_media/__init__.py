@@ -4,8 +4,8 @@ Twitter/Mastodon, with BFCL TwitterAPI's post/retweet/comment/follow tools).
 
 Acting model: one session row says which account is logged in. The snapshot starts logged in as
 the persona (world person 0, with the world's handle and name); ``login`` switches account and the
-``logged_out`` variant starts with nobody logged in, when every tool but ``login`` answers "not
-logged in; call login first". Accounts are keyed by their handle (``@dwhitfield``); the persona's
+``logged_out`` variant starts with nobody logged in, when every tool but ``login`` answers the kit's
+"nobody is signed in; call login first". Accounts are keyed by their handle (``@dwhitfield``); the persona's
 follows and followers are the start of her circle in the shared world (colleagues first), so the
 people she follows here are the people she emails and chats with. Her account is private:
 follow requests (a dozen or more) wait for her approval.

@@ -70,13 +70,10 @@ class Login(
     password: Mapped[str]
 
 
-class Session(social_media.Table, prefix="SES"):
-    """Who is logged in for this episode (account_id NULL = nobody)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"))
-    logged_in_at: Mapped[str | None]
+# Who is logged in for this episode (account_id NULL = nobody).
+Session = social_media.acting(
+    Account, "account_id", login="login", signed_out=True, columns={"logged_in_at": str | None}
+)
 
 
 class Follow(social_media.Table, prefix="FOL"):

@@ -4,7 +4,7 @@ direct messages and threads.
 Acting model: the ``sessions`` row names the signed-in member; the snapshot starts signed in as
 the persona (world person 0, ``@sgould`` at seed 0), an ordinary member (not an admin). The
 ``logged_out`` variant starts with nobody signed in: every tool but ``login`` answers
-"not_authed". Members are the persona and her circle of the shared world (colleagues first), so
+"nobody is signed in; call login first". Members are the persona and her circle of the shared world (colleagues first), so
 the people she chats with are the people she emails; a member is named by handle (``@dwhitfield``).
 Conversations are ``CHN-`` ids; tools also take a channel's name (``#design`` or ``design``).
 

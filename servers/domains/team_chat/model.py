@@ -56,13 +56,10 @@ class Member(
     joined_at: Mapped[str]
 
 
-class Session(team_chat.Table, prefix="SES"):
-    """Who is signed in for this episode (member_id NULL = nobody)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    member_id: Mapped[str | None] = mapped_column(ForeignKey("members.id"))
-    signed_in_at: Mapped[str | None]
+# Who is signed in for this episode (member_id NULL = nobody).
+Session = team_chat.acting(
+    Member, "member_id", login="login", signed_out=True, columns={"signed_in_at": str | None}
+)
 
 
 class Setting(team_chat.Table, prefix="CFG", noun="workspace setting"):

@@ -109,7 +109,7 @@ def get_customer(db: Db, customer: Ref[Customer]) -> dict:
         year,
     )
     c["goodwill_credit_this_year"] = round(used, 2)
-    c["verified_in_this_conversation"] = db.session()["verified_customer_id"] == customer
+    c["verified_in_this_conversation"] = db.acting()["verified_customer_id"] == customer
     return c
 
 
@@ -135,7 +135,7 @@ def verify_customer(db: Db, customer: Ref[Customer], date_of_birth: DateOfBirth)
         raise ToolError(
             f"the date of birth {date_of_birth} does not match the records of {customer}; not verified"
         )
-    db.set_session(verified_customer_id=customer, verified_at=db.stamp())
+    db.set_acting(verified_customer_id=customer, verified_at=db.stamp())
     return {"customer": customer, "name": c["name"], "verified": True}
 
 

@@ -295,11 +295,13 @@ class Handoff(telecom_support.Table, prefix="HND"):
     at: Mapped[str]
 
 
-class Session(telecom_support.Table, prefix="SES", internal=True):
-    """This conversation: which customer's identity the agent has verified (none at the start)."""
-
-    __tablename__ = "sessions"
-    # internal: the conversation's own state, not a record anyone asks about
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified_customer_id: Mapped[str | None] = mapped_column(ForeignKey("customers.id"))
-    verified_at: Mapped[str | None]
+# This conversation: which customer's identity the agent has verified (none at the start).
+# internal: the conversation's own state, not a record anyone asks about
+Session = telecom_support.acting(
+    Customer,
+    "verified_customer_id",
+    login="verify_customer",
+    signed_out=True,
+    columns={"verified_at": str | None},
+    internal=True,
+)

@@ -142,13 +142,14 @@ class Patient(
     guardian_id: Mapped[str | None] = mapped_column(ForeignKey("patients.id"), index=True)
 
 
-class Session(telehealth.Table, prefix="SES"):
-    """The conversation at the desk: whose identity has been verified (name and date of birth)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified_patient_id: Mapped[str | None] = mapped_column(ForeignKey("patients.id"))
-    verified_at: Mapped[str | None]
+# The conversation at the desk: whose identity has been verified (name and date of birth).
+Session = telehealth.acting(
+    Patient,
+    "verified_patient_id",
+    login="verify_patient",
+    signed_out=True,
+    columns={"verified_at": str | None},
+)
 
 
 class Appointment(telehealth.Table, prefix="APT"):

@@ -2,7 +2,7 @@
 
 Acting model: one session row says which brokerage account is logged in (the snapshot starts
 logged in as the persona's account; ``login``/``logout`` switch). Market data tools work while
-logged out; account tools fail with "not logged in; call login first".
+logged out; account tools fail with "nobody is signed in; call login first".
 
 Reference moment: Monday 2026-06-01 10:30 New York time (all times in this service are New York
 time, the clock of its main venue). The simulated NYSE (``XNYS-SIM``, 09:30-16:00 ET) is open,

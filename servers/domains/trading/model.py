@@ -161,13 +161,10 @@ class Login(trading.Table, example="dwhitfield", noun="login", hidden=("password
     password: Mapped[str]
 
 
-class Session(trading.Table, prefix="SES"):
-    """Who is logged in for this episode (account_id NULL = nobody)."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"))
-    logged_in_at: Mapped[str | None]
+# Who is logged in for this episode (account_id NULL = nobody).
+Session = trading.acting(
+    Account, "account_id", login="login", signed_out=True, columns={"logged_in_at": str | None}
+)
 
 
 class Order(trading.Table, prefix="ORD"):

@@ -99,14 +99,15 @@ class AccessToken(
     refresh_token: Mapped[str]
 
 
-class Session(travel_booking.Table, prefix="SES", hidden=("access_token",)):
-    """This episode's sign-in: who is signed in and the token issued to them."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    traveler_id: Mapped[str | None] = mapped_column(ForeignKey("travelers.id"))
-    access_token: Mapped[str | None]
-    logged_in_at: Mapped[str | None]
+# This episode's sign-in: who is signed in and the token issued to them.
+Session = travel_booking.acting(
+    Traveler,
+    "traveler_id",
+    login="authenticate",
+    signed_out=True,
+    columns={"access_token": str | None, "logged_in_at": str | None},
+    hidden=("access_token",),
+)
 
 
 class PaymentMethod(travel_booking.Table, prefix="PMT", noun="card", hidden=("pan",)):

@@ -38,10 +38,7 @@ class Driver(
     home_address: Mapped[str]
 
 
-class Session(vehicle.Table, prefix="SES"):
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    driver_id: Mapped[str] = mapped_column(ForeignKey("drivers.id"))
+Session = vehicle.acting(Driver, "driver_id")
 
 
 class Vehicle(vehicle.Table, prefix="VEH", hidden=("valet_pin",)):

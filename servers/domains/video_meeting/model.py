@@ -101,13 +101,8 @@ class AccountAdmin(video_meeting.Table, prefix="ADM", noun="account admin"):
     role: Mapped[str]  # owner / admin
 
 
-class Session(video_meeting.Table, prefix="SES"):
-    """This episode's signed-in user."""
-
-    __tablename__ = "sessions"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
-    signed_in_at: Mapped[str]
+# This episode's signed-in user.
+Session = video_meeting.acting(User, "user_id", columns={"signed_in_at": str})
 
 
 # -- meetings ------------------------------------------------------------------------------------
