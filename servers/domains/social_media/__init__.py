@@ -41,16 +41,10 @@ Posts (with their tags and mentions) and notifications are append-only: deleting
 a repost sets the post's ``deleted`` tombstone, and only a notification's ``read`` flag changes.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.social_media import seed  # noqa: F401
-from servers.domains.social_media import accounts  # noqa: F401
-from servers.domains.social_media import feeds  # noqa: F401
-from servers.domains.social_media import posts  # noqa: F401
-from servers.domains.social_media import engagement  # noqa: F401
-from servers.domains.social_media import network  # noqa: F401
-
-# isort: on
+from servers.domains.social_media import accounts, engagement, feeds, network, posts, seed
 from servers.domains.social_media.model import social_media
+
+# the modules that declare the domain; its tools are shown to agents in this order
+social_media.include(seed, accounts, feeds, posts, engagement, network)
 
 __all__ = ["social_media"]

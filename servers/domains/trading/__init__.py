@@ -37,15 +37,10 @@ Rules the service enforces:
 Fills and cash movements are append-only ledgers.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.trading import seed  # noqa: F401
-from servers.domains.trading import account  # noqa: F401
-from servers.domains.trading import market  # noqa: F401
-from servers.domains.trading import orders  # noqa: F401
-from servers.domains.trading import watchlist  # noqa: F401
-
-# isort: on
+from servers.domains.trading import account, market, orders, seed, watchlist
 from servers.domains.trading.model import trading
+
+# the modules that declare the domain; its tools are shown to agents in this order
+trading.include(seed, account, market, orders, watchlist)
 
 __all__ = ["trading"]
