@@ -9,6 +9,10 @@ from servers.kit.seeding import Seeder
 from servers.kit.table_marks import Marks, marks
 from servers.kit.tool import Param, ToolSpec
 from servers.kit.types import (
+    CITY_NAMES,
+    TIME_ZONES,
+    WEEKDAYS,
+    City,
     Day,
     Email,
     EmailList,
@@ -28,10 +32,16 @@ from servers.kit.types import (
     Sensitive,
     ShortText,
     Tags,
+    TimeZone,
+    Weekday,
 )
 from servers.kit.world import Person, World, world
 
 __all__ = [
+    "CITY_NAMES",
+    "TIME_ZONES",
+    "WEEKDAYS",
+    "City",
     "Day",
     "Db",
     "Domain",
@@ -61,10 +71,12 @@ __all__ = [
     "Sensitive",
     "ShortText",
     "Tags",
+    "TimeZone",
     "ToolCrash",
     "ToolError",
     "ToolSpec",
     "Variant",
+    "Weekday",
     "World",
     "geo",
     "marks",

@@ -13,10 +13,11 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
+from servers.kit import geo
 from servers.kit.db import noun
 from servers.kit.table_marks import marks
 
@@ -234,3 +235,13 @@ Tags = Annotated[
 ]
 Offset = Annotated[int, Field(ge=0, le=10_000_000, description="Rows to skip, for paging.")]
 PageSize = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100, default 20).")]
+
+# -- shared vocabulary ------------------------------------------------------------------------------
+# Every domain draws on one world (servers.kit.world): the same cities, their time zones, one week.
+# Typed here once, so a domain that takes a city or a zone offers exactly the world's.
+CITY_NAMES: tuple[str, ...] = tuple(c.name for c in geo.CITIES)
+City = Literal[CITY_NAMES]  # a city of the shared world, in geo.CITIES order
+TIME_ZONES: tuple[str, ...] = tuple(sorted({c.timezone for c in geo.CITIES} | {"UTC"}))
+TimeZone = Literal[TIME_ZONES]  # the IANA zones of the world's cities, and UTC
+WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+Weekday = Literal[WEEKDAYS]  # Monday first, as date.weekday() counts

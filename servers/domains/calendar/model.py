@@ -8,7 +8,7 @@ from typing import Literal
 from sqlalchemy import ForeignKey, Index, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servers.kit import Domain, geo
+from servers.kit import Domain
 
 calendar = Domain(
     "calendar",
@@ -17,18 +17,6 @@ calendar = Domain(
     now="2026-06-01T16:00:00",  # UTC: Monday 09:00 in Portland (America/Los_Angeles), the persona's zone
 )
 
-ZONES: tuple[str, ...] = tuple(sorted({c.timezone for c in geo.CITIES} | {"UTC"}))
-TimeZone = Literal[
-    "America/Chicago",
-    "America/Denver",
-    "America/Los_Angeles",
-    "America/New_York",
-    "America/Toronto",
-    "Asia/Tokyo",
-    "Europe/Berlin",
-    "Europe/London",
-    "UTC",
-]
 Role = Literal["owner", "writer", "reader", "free_busy"]
 ROLES: tuple[str, ...] = ("owner", "writer", "reader", "free_busy")
 Response = Literal["accepted", "declined", "tentative"]

@@ -30,7 +30,6 @@ from servers.domains.calendar.model import (
     Reminder,
     Room,
     Scope,
-    TimeZone,
     calendar,
 )
 from servers.domains.calendar.rules import (
@@ -49,7 +48,7 @@ from servers.domains.calendar.rules import (
     writable_calendar,
 )
 from servers.domains.calendar.timeline import Occurrence, timing, wall, when
-from servers.kit import Day, Db, Moment, Ref, ToolError
+from servers.kit import Day, Db, Moment, Ref, TimeZone, ToolError
 
 Title = Annotated[
     str,

@@ -18,7 +18,6 @@ from servers.domains.calendar.model import (
     Method,
     Reminder,
     Role,
-    TimeZone,
     User,
     calendar,
 )
@@ -33,7 +32,7 @@ from servers.domains.calendar.rules import (
     role_on,
 )
 from servers.domains.calendar.timeline import when
-from servers.kit import Db, Ref, ToolError
+from servers.kit import Db, Ref, TimeZone, ToolError
 
 Before = Annotated[
     int,

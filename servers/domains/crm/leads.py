@@ -41,9 +41,8 @@ from servers.domains.crm.rules import (
     page,
     search_order,
 )
-from servers.kit import Day, Db, Email, Offset, PageSize, Ref, ShortText, ToolError, geo
+from servers.kit import City, Day, Db, Email, Offset, PageSize, Ref, ShortText, ToolError
 
-City = Literal[tuple(c.name for c in geo.CITIES)]  # the shared world's cities
 AnyStatus = Literal["new", "working", "nurturing", "qualified", "unqualified", "converted"]
 Score = Annotated[int, Field(ge=0, le=100, description="Lead score, 0-100.", examples=[40, 50, 60, 70, 80])]
 LeadQuery = Annotated[

@@ -44,7 +44,6 @@ RefundMethod = Literal["original", "credit"]
 CourierVehicle = Literal["bike", "scooter", "car"]
 CourierStatus = Literal["offline", "available", "busy"]
 ROUTE_MODE = {"bike": "cycling", "scooter": "driving", "car": "driving"}  # geo.route mode per vehicle
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 MAX_LINE_QUANTITY = 30
 MAX_TIP_SHARE = 0.5  # a tip may be at most half the subtotal

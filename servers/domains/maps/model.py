@@ -8,6 +8,7 @@ from typing import Literal
 from sqlalchemy import ForeignKey, Index, UniqueConstraint, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from servers.kit import WEEKDAYS as FULL_WEEKDAYS
 from servers.kit import Domain
 
 maps = Domain(
@@ -93,7 +94,7 @@ SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "american": ("american", "burger", "burgers", "diner"),
 }
 WEEKDAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-DAY_NAMES: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DAY_NAMES = FULL_WEEKDAYS  # the kit's: hours are shown by full day name
 # The reference moment as every city's own wall clock shows it (the world's convention): Monday 09:00.
 REF_WEEKDAY, REF_TIME = 0, "09:00"
 # road networks: cities on one are linked by road, cities on different ones are not
