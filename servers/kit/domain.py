@@ -291,9 +291,9 @@ class Domain:
         if not self._finalized:
             from servers.kit.discovery import add_discovery_tools
 
-            self._finalized = True
-            self._order_included()
+            self._order_included()  # both raise before sealing, so a second read raises again
             self._check_login()
+            self._finalized = True
             add_discovery_tools(self)
             if self.policy is not None:
                 attach_policy(self, self.policy)
