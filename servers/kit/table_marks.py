@@ -5,9 +5,11 @@ free-form dunders (``__prefix__ = "CRD"``) read back with ``getattr(..., default
 one silently did nothing; as keywords, an unknown name, a wrong type or a column the table does not
 have fails when the class is defined, with a message that names the table and what is allowed.
 
-Everything in the kit reads them with :func:`marks`. They are also set on the class under their old
-dunder names, but only for the generator (``querygen``), which still reads those until it asks
-:func:`marks` too; a class body that *declares* a dunder mark is refused.
+Everything in the kit reads them with :func:`marks`. Four are also set on the class under their old
+dunder names (``__prefix__``, ``__noun__``, ``__example__``, ``__hidden__``), only for the generator:
+``querygen`` (ids, naming, render, sampler, values, generate) still reads those, and its files are
+being regrouped in a parallel change; once it asks :func:`marks`, :data:`_READ_BY_QUERYGEN` goes. A
+class body that *declares* a dunder mark is refused.
 """
 
 from __future__ import annotations
@@ -61,8 +63,8 @@ class Marks:
 
 NAMES = tuple(f.name for f in dataclasses.fields(Marks))
 _UNMARKED = Marks()
-# the dunder spellings the generator still reads (see the module docstring)
-_LEGACY = {name: f"__{name}__" for name in NAMES}
+_DUNDERS = {name: f"__{name}__" for name in NAMES}  # the old spellings, refused in a class body
+_READ_BY_QUERYGEN = ("prefix", "noun", "example", "hidden")  # see the module docstring
 
 
 def marks(table: Any) -> Marks:
@@ -73,7 +75,7 @@ def marks(table: Any) -> Marks:
 def declare(cls: type, keywords: Mapping[str, Any]) -> Marks:
     """Check the keywords of a table class before SQLAlchemy maps it, and refuse dunder marks."""
     where = f"table class {cls.__name__}"
-    old = sorted(n for n, dunder in _LEGACY.items() if dunder in vars(cls))
+    old = sorted(n for n, dunder in _DUNDERS.items() if dunder in vars(cls))
     if old:
         spelled = ", ".join(f"{n}=..." for n in old)
         raise TypeError(f"{where}: declare {spelled} as class keywords, not as __{old[0]}__ attributes")
@@ -110,10 +112,10 @@ def install(cls: Any, declared: Marks) -> None:
         allowed = ", ".join(sorted(PERSON_ATTRIBUTES))
         raise TypeError(f"{where}: people= maps unknown person attributes {strangers}; allowed: {allowed}")
     cls._marks = declared
-    for name in NAMES:
+    for name in _READ_BY_QUERYGEN:
         value = getattr(declared, name)
         if value != getattr(_UNMARKED, name):
-            setattr(cls, _LEGACY[name], staticmethod(value) if name == "render" else value)
+            setattr(cls, _DUNDERS[name], value)
 
 
 def _checked(where: str, name: str, value: Any) -> Any:
