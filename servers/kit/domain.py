@@ -113,12 +113,11 @@ class Domain:
             raise ValueError(f"{self.name} already declares who acts ({self.actor.column})")
         if login is not None and not login.isidentifier():
             raise ValueError(f"acting login={login!r}: name the domain's login tool")
-        self.actor = Acting(self.name, actor, column, login)
-        caller = sys._getframe(1).f_globals.get("__name__", __name__)
-        self._version = None
-        return session_table(
+        declared = Acting(self.name, actor, column, login)
+        caller = sys._getframe(1).f_globals.get("__name__", __name__)  # the table's module: model.py
+        table = session_table(
             self.Table,
-            self.actor,
+            declared,
             module=caller,
             key=key,
             signed_out=signed_out,
@@ -127,6 +126,8 @@ class Domain:
             hidden=tuple(hidden),
             internal=internal,
         )
+        self.actor, self._version = declared, None
+        return table
 
     def include(self, *modules: ModuleType) -> None:
         """Say which modules hold the domain's tools, in the order agents are shown them.
