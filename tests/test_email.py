@@ -136,14 +136,14 @@ def test_logged_out_tools_need_login_and_a_right_password(make_env):
         ("list_labels", {}),
         ("send_email", {"to": [ME], "subject": "x", "body": "y"}),
     ]:
-        fails(env, ep, tool, r"^not logged in; call login first$", **args)
+        fails(env, ep, tool, r"^nobody is signed in; call login first$", **args)
     pw = one(ep, "SELECT password FROM mailboxes WHERE id = ?", ME)["password"]
     fails(env, ep, "login", f"wrong address or password for '{ME}'", address=ME, password=pw + "x")
     out = call(env, ep, "login", address=ME, password=pw)
     assert out["mailbox"] == ME and tables(ep) == {"sessions"}
     assert call(env, ep, "list_messages", limit=1)["total"] > 0
     call(env, ep, "logout")
-    fails(env, ep, "logout", "not logged in")
+    fails(env, ep, "logout", "nobody is signed in")
 
 
 # -- sending ----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from servers.kit import Db, world
+from servers.kit import Db, marks, world
 from servers.registry import get_domain
 from tests.domain_helpers import DomainCalls
 
@@ -101,12 +101,12 @@ def test_paths_render_relative_to_the_working_directory(fs):
     project = first_project(ep)
     readme = node(ep, f"{HOME}/{project}/README.md")
     with ep.fork("filesystem").reading() as conn:
-        assert Node.__render__(Db(conn), readme["id"]) == f"{project}/README.md"
-        assert Node.__render__(Db(conn), node(ep, "/etc/hosts")["id"]) == "/etc/hosts"
+        assert marks(Node).render(Db(conn), readme["id"]) == f"{project}/README.md"
+        assert marks(Node).render(Db(conn), node(ep, "/etc/hosts")["id"]) == "/etc/hosts"
     call(env, ep, "cd", path=project)
     with ep.fork("filesystem").reading() as conn:
-        assert Node.__render__(Db(conn), readme["id"]) == "README.md"
-        assert Node.__render__(Db(conn), node(ep, f"{HOME}/Notes/todo.txt")["id"]) == "~/Notes/todo.txt"
+        assert marks(Node).render(Db(conn), readme["id"]) == "README.md"
+        assert marks(Node).render(Db(conn), node(ep, f"{HOME}/Notes/todo.txt")["id"]) == "~/Notes/todo.txt"
     listing = call(env, ep, "ls", path="src")
     assert all(e["path"].startswith("src/") for e in listing["entries"])
 

@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from servers.kit import Param, ToolSpec
+from servers.kit import Param, ToolSpec, marks
 from servers.registry import available, get_domain
 from servers.runtime import CallResult, Environment
 from state import Episode, changelog
@@ -152,7 +152,7 @@ class Pools:
         with episode.fork(domain).reading() as conn:
             for table in dom.tables:
                 name = table.__tablename__
-                self.prefix[name] = getattr(table, "__prefix__", "ID")
+                self.prefix[name] = marks(table).prefix or "ID"
                 self.ids[name] = [
                     r[0] for r in conn.execute(f'SELECT id FROM "{name}" ORDER BY id LIMIT 200')
                 ]

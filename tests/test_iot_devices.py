@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from servers.domains.iot_devices.rules import ACTING_HOMES, MY_HOMES
-from servers.kit import world
+from servers.kit import marks, world
 from servers.registry import get_domain
 from tests.domain_helpers import DomainCalls, changes
 
@@ -56,9 +56,9 @@ def test_tools_templates_markers_and_secrets():
     for tool, param in [("unlock_door", "code"), ("arm_alarm", "code"), ("disarm_alarm", "code"),
                         ("add_lock_code", "new_code")]:  # fmt: skip
         assert next(p for p in domain.tools[tool].params if p.name == param).sensitive, tool
-    assert domain.table("homes").__hidden__ == ("alarm_code",)
-    assert domain.table("lock_codes").__hidden__ == ("code",)
-    assert domain.table("devices").__hidden__ == ("owner_code",)
+    assert marks(domain.table("homes")).hidden == ("alarm_code",)
+    assert marks(domain.table("lock_codes")).hidden == ("code",)
+    assert marks(domain.table("devices")).hidden == ("owner_code",)
 
 
 def test_discovery_never_shows_codes(home):

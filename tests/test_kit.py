@@ -36,42 +36,34 @@ from tests.test_fuzz_tools import check_append_only
 demo = Domain("kitdemo", "A tiny service that uses every kit declaration.")
 
 
-class Ticker(demo.Table):
+class Ticker(demo.Table, example="ACME"):
     __tablename__ = "tickers"
-    __example__ = "ACME"
     id: Mapped[str] = mapped_column(primary_key=True)
     price: Mapped[float]
 
 
-class Folder(demo.Table):
+def folder_path(db: Db, key: str) -> str:
+    return db.get("folders", key)["name"] + "/"
+
+
+class Folder(demo.Table, prefix="FLD", render=folder_path):
     __tablename__ = "folders"
-    __prefix__ = "FLD"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
 
-    @staticmethod
-    def __render__(db: Db, key: str) -> str:
-        return db.get(Folder, key)["name"] + "/"
 
-
-class Event(demo.Table):
+class Event(demo.Table, prefix="EVT", append_only=True, mutable=("hidden",)):
     __tablename__ = "events"
-    __prefix__ = "EVT"
-    __append_only__ = True
-    __mutable__ = ("hidden",)
     id: Mapped[str] = mapped_column(primary_key=True)
     ticker_id: Mapped[str] = mapped_column(ForeignKey("tickers.id"))
     note: Mapped[str]
     hidden: Mapped[bool]
 
 
-class Session(demo.Table):
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    __hidden__ = ("token",)
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user: Mapped[str | None]
-    token: Mapped[str]
+# the acting user is a name the service does not keep rows for
+Session = demo.acting(
+    None, "user", login="login", signed_out=True, foreign_key=False, columns={"token": str}, hidden=("token",)
+)
 
 
 @demo.seed
@@ -85,13 +77,13 @@ def fill(s: Seeder) -> None:
 @demo.variant("logged_out", first="login")
 def logged_out(db: Db) -> None:
     """Nobody is logged in."""
-    db.set_session(user=None)
+    db.set_acting(user=None)
 
 
 @demo.tool(writes=[Session], idempotent=True, says=["log me in as {user}"])
 def login(db: Db, user: ShortText) -> dict:
     """Log in."""
-    return {"user": db.set_session(user=user)["user"]}
+    return {"user": db.set_acting(user=user)["user"]}
 
 
 @demo.tool(returns=Ticker, says=["quote {symbols}"])
@@ -106,8 +98,7 @@ def quote(
     folder: PathRef[Folder] | None = None,
 ) -> dict:
     """Quote some tickers."""
-    if db.session()["user"] is None:
-        raise ToolError("not logged in; call login first")
+    db.actor_id()  # the standard error when nobody is signed in
     rows = [db.get(Ticker, s) for s in symbols]
     return {"quotes": rows, "at": at, "tags": list(tags), "to": to, "sides": sides, "folder": folder}
 
@@ -185,7 +176,7 @@ def test_natural_keys_path_refs_and_list_declarations():
     assert params["symbols"].ref.natural and params["symbols"].ref.many
     assert params["folder"].ref.path and not params["folder"].ref.natural
     assert "sessions" in demo.tools["quote"].needs  # a path resolves against the session
-    with pytest.raises(TypeError, match="__render__"):
+    with pytest.raises(TypeError, match="render="):
         PathRef[Ticker]
 
 
@@ -213,7 +204,7 @@ def test_variant_is_its_own_snapshot_and_reset_moves_between_them(env):
     ident = ep.identity()["kitdemo"]
     assert ident["variant"] == "logged_out" and ident["sha256"] != env.snapshot("kitdemo").sha256
     assert ep.diff() == []  # the patch is the variant's content, not a change the episode made
-    with pytest.raises(ToolError, match="not logged in"):
+    with pytest.raises(ToolError, match="^nobody is signed in; call login first$"):
         env.invoke(ep, "kitdemo_quote", {"symbols": ["ACME"]})
     env.reset(ep, {"kitdemo": None})
     assert "variant" not in ep.identity()["kitdemo"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from servers.kit import marks
 from servers.registry import get_domain
 from tests.domain_helpers import DomainCalls, changes
 
@@ -61,7 +62,7 @@ def test_enough_tools_each_with_two_ways_to_ask():
     assert {"events", "deliveries", "refunds", "credit_notes"} <= set(domain.append_only())
     attach = domain.tools["attach_card"]
     assert {p.name for p in attach.params if p.sensitive} == {"card_number", "cvc"}
-    assert set(domain.table("payment_methods").__hidden__) == {"number", "fingerprint", "decline_code"}
+    assert set(marks(domain.table("payment_methods")).hidden) == {"number", "fingerprint", "decline_code"}
 
 
 def test_sampler_pools_at_medium(medium):

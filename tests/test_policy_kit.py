@@ -28,17 +28,15 @@ desk.policy_document(
 )
 
 
-class Member(desk.Table):
+class Member(desk.Table, prefix="MEM"):
     __tablename__ = "members"
-    __prefix__ = "MEM"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     tier: Mapped[str]
 
 
-class Ticket(desk.Table):
+class Ticket(desk.Table, prefix="TIX"):
     __tablename__ = "tickets"
-    __prefix__ = "TIX"
     id: Mapped[str] = mapped_column(primary_key=True)
     member_id: Mapped[str]
     fare: Mapped[str]
@@ -46,11 +44,8 @@ class Ticket(desk.Table):
     status: Mapped[str]
 
 
-class Desk(desk.Table):
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified: Mapped[str | None]
+# who the caller has been verified as (nobody at the start)
+Desk = desk.acting(Member, "verified", login="verify_member", signed_out=True, foreign_key=False)
 
 
 @desk.seed
@@ -87,7 +82,7 @@ def verify_owner(db: Db, tool: str, args: dict) -> tuple[str, dict]:
 def verified_first(db: Db, tool: str, args: dict) -> str | None:
     """Verify the member's identity before changing anything on their behalf."""
     member = db.get(Ticket, args["ticket"])["member_id"]
-    if db.session()["verified"] != member:
+    if db.acting()["verified"] != member:
         return f"member {member} has not been verified in this conversation"
     return None
 
@@ -120,7 +115,7 @@ def verify_member(db: Db, member: Ref[Member], name: str) -> dict:
     """Verify a member by id and name."""
     if db.get(Member, member)["name"] != name:
         raise ToolError("the name does not match")
-    return db.set_session(verified=member)
+    return db.set_acting(verified=member)
 
 
 @desk.tool(writes=[Ticket], says=["refund {ticket}"], destructive=True)
@@ -226,9 +221,8 @@ def test_rules_must_name_real_write_tools():
     bad = Domain("policybad", "x")
     bad.policy_document("# P")
 
-    class Thing(bad.Table):
+    class Thing(bad.Table, prefix="THG"):
         __tablename__ = "things"
-        __prefix__ = "THG"
         id: Mapped[str] = mapped_column(primary_key=True)
 
     @bad.rule("r", tools=["nope"])

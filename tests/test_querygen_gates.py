@@ -11,6 +11,7 @@ from querygen.gates import GATES, Dedup
 from querygen.generate import GenConfig, Generator
 from querygen.plan.near_miss import NO_VALUE, alternative
 from querygen.plan.step import canonical
+from servers.kit import marks
 from servers.registry import available
 
 
@@ -118,7 +119,7 @@ def test_near_miss_gate_rejects_an_argument_that_changes_nothing(gen):
 def test_grounding_gate_rejects_fabricated_entities(gen, kept):
     task = next(t for t in kept if t.kind == "tool")
     domain = task.domains[0]
-    prefix = next(t.__prefix__ for t in gen.kits[domain].domain.tables if hasattr(t, "__prefix__"))
+    prefix = next(marks(t).prefix for t in gen.kits[domain].domain.tables if marks(t).prefix)
     for fabricated in (
         f"{prefix}-999999",
         "Zebulon Quackenbush",

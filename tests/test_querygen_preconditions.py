@@ -74,16 +74,14 @@ def test_bind_writes_literals_and_leaves_quoted_text_alone():
 kitdemo = Domain("bindingdemo", "Owners and their pets.")
 
 
-class Owner(kitdemo.Table):
+class Owner(kitdemo.Table, prefix="OWN"):
     __tablename__ = "owners"
-    __prefix__ = "OWN"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
 
 
-class Pet(kitdemo.Table):
+class Pet(kitdemo.Table, prefix="PET"):
     __tablename__ = "pets"
-    __prefix__ = "PET"
     id: Mapped[str] = mapped_column(primary_key=True)
     owner_id: Mapped[str] = mapped_column(ForeignKey("owners.id"))
 

@@ -155,7 +155,7 @@ def test_logged_out_needs_login_then_works(make_env):
         ("create_post", {"content": "hello"}),
         ("get_notifications", {}),
     ]:
-        fails(env, ep, tool, r"^not logged in; call login first$", **args)
+        fails(env, ep, tool, r"^nobody is signed in; call login first$", **args)
     persona = world(0, "small").persona
     cred = one(ep, "SELECT * FROM logins WHERE id = ?", persona.email)
     fails(

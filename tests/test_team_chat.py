@@ -124,7 +124,7 @@ def test_logged_out_everything_but_login_is_refused(make_env):
         ("post_message", {"channel": "#general", "text": "hi"}),
         ("search_messages", {"query": "deploy"}),
     ]:
-        fails(env, ep, tool, r"^not_authed: nobody is signed in; call login first$", **args)
+        fails(env, ep, tool, r"^nobody is signed in; call login first$", **args)
     pw = one(ep, "SELECT password FROM members WHERE id = ?", ME)["password"]
     fails(
         env,

@@ -117,7 +117,7 @@ def test_logged_out_account_tools_need_login(make_env):
         ("deposit_funds", {"amount": 10}),
         ("place_order", {"symbol": "CORV-USD", "side": "buy", "qty": 0.01}),
     ]:
-        fails(env, ep, tool, r"^not logged in; call login first$", **args)
+        fails(env, ep, tool, r"^nobody is signed in; call login first$", **args)
     assert call(env, ep, "get_market_status")["exchanges"]  # market data works logged out
     cred = one(ep, "SELECT l.id, l.password FROM logins l WHERE account_id = ?", PERSONA)
     fails(
@@ -138,7 +138,7 @@ def test_closed_account_cannot_log_in_and_logout_ends_session(trade):
     fails(env, ep, "login", "is closed", username=closed["id"], password=closed["password"])
     call(env, ep, "logout")
     assert changes(ep)[("sessions", "SES-000001", "account_id")]["new"] is None
-    fails(env, ep, "logout", "not logged in")
+    fails(env, ep, "logout", "nobody is signed in")
 
 
 # -- matching ------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Cross-domain tasks ("pay Dana back", "message Dana the tire pressure") only work if a person has
 the same name, email, handle and city everywhere. The world tests check the world itself; the
 cross-domain tests walk every domain present in the checkout (new ones are picked up as they land)
-and check that each table declaring ``__people__`` shows the persona exactly as the world does.
+and check that each table declaring ``people=`` shows the persona exactly as the world does.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from servers.kit import geo, restaurants
+from servers.kit import geo, marks, restaurants
 from servers.kit.world import COMPANIES, MERCHANTS, PEOPLE, World, world
 from servers.registry import available, get_domain
 
 PERSON_ATTRIBUTES = {"name", "first_name", "last_name", "email", "phone", "handle", "username", "city"}
 KEY_ATTRIBUTES = ("email", "username", "handle")  # unique per person: how a person's row is found
-# Columns that say "this table shows people": a domain with one of them must declare __people__.
+# Columns that say "this table shows people": a domain with one of them must declare people=.
 PEOPLE_COLUMNS = {"email", "owner_name", "username"}
 
 _DIGEST = """
@@ -169,24 +169,22 @@ def test_us_postal_codes_have_five_digits():
 
 
 def _tables_with_people(domain) -> list:
-    return [t for t in domain.tables if getattr(t, "__people__", None)]
+    return [t for t in domain.tables if marks(t).people]
 
 
 @pytest.mark.parametrize("name", available())
 def test_domain_shows_the_persona_exactly_as_the_world_does(name, snapshot_cache):
     domain = get_domain(name)
     # A table with a column such as email/username shows people: it must say which Person
-    # attributes its columns hold (or opt out explicitly with ``__people__ = {}``).
+    # attributes its columns hold (or opt out explicitly with ``people={}``).
     undeclared = {
         f"{t.__tablename__}.{c.name}"
         for t in domain.tables
-        if getattr(t, "__people__", None) is None
+        if marks(t).people is None
         for c in t.__table__.columns
         if c.name in PEOPLE_COLUMNS
     }
-    assert not undeclared, (
-        f"{name} shows people ({sorted(undeclared)}) but those tables declare no __people__"
-    )
+    assert not undeclared, f"{name} shows people ({sorted(undeclared)}) but those tables declare no people="
     tables = _tables_with_people(domain)
     if not tables:
         return
@@ -196,9 +194,9 @@ def test_domain_shows_the_persona_exactly_as_the_world_does(name, snapshot_cache
     conn = domain.snapshot(0, "small", snapshot_cache).connect()
     try:
         for table in tables:
-            mapping = table.__people__
+            mapping = marks(table).people
             columns = {c.name for c in table.__table__.columns}
-            where = f"{name}.{table.__tablename__}.__people__"
+            where = f"{name}.{table.__tablename__}.people"
             assert set(mapping) <= PERSON_ATTRIBUTES, f"{where} maps unknown attributes"
             assert set(mapping.values()) <= columns, f"{where} maps unknown columns"
             key = next((a for a in KEY_ATTRIBUTES if a in mapping), "name")

@@ -24,12 +24,12 @@ AccountStatus = Literal["open", "frozen", "closed"]
 CardStatus = Literal["active", "blocked", "expired"]
 
 
-class Customer(banking.Table):
+class Customer(
+    banking.Table, prefix="CUS", people={"name": "name", "email": "email", "phone": "phone", "city": "city"}
+):
     """A bank customer: one person of the shared world (CUS-000001 is the persona)."""
 
     __tablename__ = "customers"
-    __prefix__ = "CUS"
-    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
@@ -39,9 +39,8 @@ class Customer(banking.Table):
     joined_on: Mapped[str]
 
 
-class Account(banking.Table):
+class Account(banking.Table, prefix="ACC"):
     __tablename__ = "accounts"
-    __prefix__ = "ACC"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     kind: Mapped[str]
@@ -52,10 +51,8 @@ class Account(banking.Table):
     opened_on: Mapped[str]
 
 
-class Card(banking.Table):
+class Card(banking.Table, prefix="CRD", hidden=("pin",)):
     __tablename__ = "cards"
-    __prefix__ = "CRD"
-    __hidden__ = ("pin",)
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     network: Mapped[str]
@@ -65,12 +62,10 @@ class Card(banking.Table):
     pin: Mapped[str]
 
 
-class Payee(banking.Table):
+class Payee(banking.Table, prefix="PAY", people={"name": "name"}):
     """Someone outside the bank a customer pays: a world person or a world company."""
 
     __tablename__ = "payees"
-    __prefix__ = "PAY"
-    __people__ = {"name": "name"}
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     name: Mapped[str]
@@ -79,9 +74,8 @@ class Payee(banking.Table):
     active: Mapped[bool]
 
 
-class Transfer(banking.Table):
+class Transfer(banking.Table, prefix="TRF"):
     __tablename__ = "transfers"
-    __prefix__ = "TRF"
     id: Mapped[str] = mapped_column(primary_key=True)
     source_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     target_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"))
@@ -91,12 +85,10 @@ class Transfer(banking.Table):
     created_at: Mapped[str]
 
 
-class Entry(banking.Table):
+class Entry(banking.Table, prefix="TXN", noun="statement entry"):
     """One line of an account's statement."""
 
     __tablename__ = "entries"
-    __prefix__ = "TXN"
-    __noun__ = "statement entry"
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     kind: Mapped[str]

@@ -107,12 +107,12 @@ ProjectName = Annotated[ShortText, Field(examples=["Mobile App", "Payments Platf
 SprintDays = Annotated[int, Field(ge=7, le=28, description="Sprint length in days (7-28).")]
 
 
-class User(issue_tracker.Table):
+class User(
+    issue_tracker.Table, prefix="USR", people={"name": "name", "email": "email", "username": "username"}
+):
     """A tracker account: one person of the shared world (USR-000001 is the persona)."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __people__ = {"name": "name", "email": "email", "username": "username"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
@@ -122,9 +122,8 @@ class User(issue_tracker.Table):
     joined_on: Mapped[str]
 
 
-class Project(issue_tracker.Table):
+class Project(issue_tracker.Table, prefix="PRJ"):
     __tablename__ = "projects"
-    __prefix__ = "PRJ"
     id: Mapped[str] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(unique=True)
     name: Mapped[str]
@@ -134,10 +133,8 @@ class Project(issue_tracker.Table):
     created_on: Mapped[str]
 
 
-class ProjectMember(issue_tracker.Table):
+class ProjectMember(issue_tracker.Table, prefix="MEM", noun="project membership"):
     __tablename__ = "project_members"
-    __prefix__ = "MEM"
-    __noun__ = "project membership"
     __table_args__ = (UniqueConstraint("project_id", "user_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
@@ -145,9 +142,8 @@ class ProjectMember(issue_tracker.Table):
     added_on: Mapped[str]
 
 
-class Sprint(issue_tracker.Table):
+class Sprint(issue_tracker.Table, prefix="SPR"):
     __tablename__ = "sprints"
-    __prefix__ = "SPR"
     id: Mapped[str] = mapped_column(primary_key=True)
     project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
     name: Mapped[str]
@@ -158,9 +154,8 @@ class Sprint(issue_tracker.Table):
     completed_on: Mapped[str | None]
 
 
-class Issue(issue_tracker.Table):
+class Issue(issue_tracker.Table, prefix="ISS"):
     __tablename__ = "issues"
-    __prefix__ = "ISS"
     id: Mapped[str] = mapped_column(primary_key=True)
     project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
     title: Mapped[str]
@@ -177,12 +172,10 @@ class Issue(issue_tracker.Table):
     resolved_at: Mapped[str | None]
 
 
-class IssueEvent(issue_tracker.Table):
+class IssueEvent(issue_tracker.Table, prefix="EVT", noun="status change"):
     """One move of an issue through the workflow."""
 
     __tablename__ = "issue_events"
-    __prefix__ = "EVT"
-    __noun__ = "status change"
     id: Mapped[str] = mapped_column(primary_key=True)
     issue_id: Mapped[str] = mapped_column(ForeignKey("issues.id"), index=True)
     from_status: Mapped[str]
@@ -190,9 +183,8 @@ class IssueEvent(issue_tracker.Table):
     at: Mapped[str]
 
 
-class Comment(issue_tracker.Table):
+class Comment(issue_tracker.Table, prefix="CMT"):
     __tablename__ = "comments"
-    __prefix__ = "CMT"
     id: Mapped[str] = mapped_column(primary_key=True)
     issue_id: Mapped[str] = mapped_column(ForeignKey("issues.id"), index=True)
     author_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
@@ -200,10 +192,8 @@ class Comment(issue_tracker.Table):
     created_at: Mapped[str]
 
 
-class Watcher(issue_tracker.Table):
+class Watcher(issue_tracker.Table, prefix="WCH", noun="watch"):
     __tablename__ = "watchers"
-    __prefix__ = "WCH"
-    __noun__ = "watch"
     __table_args__ = (UniqueConstraint("issue_id", "user_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     issue_id: Mapped[str] = mapped_column(ForeignKey("issues.id"), index=True)
@@ -211,12 +201,10 @@ class Watcher(issue_tracker.Table):
     since: Mapped[str]
 
 
-class IssueLink(issue_tracker.Table):
+class IssueLink(issue_tracker.Table, prefix="LNK", noun="issue link"):
     """``blocker_id`` blocks ``blocked_id``: the blocked issue cannot be done before it."""
 
     __tablename__ = "issue_links"
-    __prefix__ = "LNK"
-    __noun__ = "issue link"
     __table_args__ = (UniqueConstraint("blocker_id", "blocked_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     blocker_id: Mapped[str] = mapped_column(ForeignKey("issues.id"), index=True)

@@ -21,7 +21,7 @@ from pydantic import Field
 from sqlalchemy import ForeignKey, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servers.kit import Day, Db, Domain, Limit, Money, Quantity, Ref, Seeder, ShortText, ToolError, geo
+from servers.kit import Day, Db, Domain, Limit, Money, Quantity, Ref, Seeder, ShortText, ToolError, geo, marks
 
 shopping = Domain(
     "shopping", "Online store: catalog, carts, checkout with coupons, orders, shipping, returns and reviews."
@@ -34,18 +34,15 @@ SHIPPING_FEE = 5.99
 MAX_CART_LINES = 20
 
 
-class Category(shopping.Table):
+class Category(shopping.Table, prefix="CAT", noun="category"):
     __tablename__ = "categories"
-    __prefix__ = "CAT"
-    __noun__ = "category"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(unique=True)
     description: Mapped[str]
 
 
-class Product(shopping.Table):
+class Product(shopping.Table, prefix="PRD"):
     __tablename__ = "products"
-    __prefix__ = "PRD"
     id: Mapped[str] = mapped_column(primary_key=True)
     category_id: Mapped[str] = mapped_column(ForeignKey("categories.id"), index=True)
     name: Mapped[str]
@@ -59,13 +56,11 @@ class Product(shopping.Table):
     review_count: Mapped[int]
 
 
-class Customer(shopping.Table):
+class Customer(shopping.Table, prefix="CUS", people={"name": "name", "email": "email", "phone": "phone"}):
     """A shopper: one person of the shared world (CUS-000001 is the persona, whose default
     address is their home)."""
 
     __tablename__ = "customers"
-    __prefix__ = "CUS"
-    __people__ = {"name": "name", "email": "email", "phone": "phone"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
@@ -73,10 +68,8 @@ class Customer(shopping.Table):
     joined_on: Mapped[str]
 
 
-class Address(shopping.Table):
+class Address(shopping.Table, prefix="ADR", noun="address"):
     __tablename__ = "addresses"
-    __prefix__ = "ADR"
-    __noun__ = "address"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     label: Mapped[str]
@@ -87,10 +80,8 @@ class Address(shopping.Table):
     is_default: Mapped[bool]
 
 
-class PaymentMethod(shopping.Table):
+class PaymentMethod(shopping.Table, prefix="PMT", noun="payment method"):
     __tablename__ = "payment_methods"
-    __prefix__ = "PMT"
-    __noun__ = "payment method"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     kind: Mapped[str]
@@ -98,10 +89,8 @@ class PaymentMethod(shopping.Table):
     expires: Mapped[str | None]
 
 
-class CartItem(shopping.Table):
+class CartItem(shopping.Table, prefix="CIT", noun="cart item"):
     __tablename__ = "cart_items"
-    __prefix__ = "CIT"
-    __noun__ = "cart item"
     __table_args__ = (UniqueConstraint("customer_id", "product_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
@@ -110,9 +99,8 @@ class CartItem(shopping.Table):
     added_at: Mapped[str]
 
 
-class Coupon(shopping.Table):
+class Coupon(shopping.Table, prefix="CPN"):
     __tablename__ = "coupons"
-    __prefix__ = "CPN"
     id: Mapped[str] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(unique=True)
     kind: Mapped[str]  # percent | fixed
@@ -122,9 +110,8 @@ class Coupon(shopping.Table):
     active: Mapped[bool]
 
 
-class Order(shopping.Table):
+class Order(shopping.Table, prefix="ORD"):
     __tablename__ = "orders"
-    __prefix__ = "ORD"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     address_id: Mapped[str] = mapped_column(ForeignKey("addresses.id"))
@@ -143,10 +130,8 @@ class Order(shopping.Table):
     cancel_reason: Mapped[str | None]
 
 
-class OrderItem(shopping.Table):
+class OrderItem(shopping.Table, prefix="OIT", noun="order item"):
     __tablename__ = "order_items"
-    __prefix__ = "OIT"
-    __noun__ = "order item"
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"), index=True)
@@ -155,10 +140,8 @@ class OrderItem(shopping.Table):
     returned_qty: Mapped[int]
 
 
-class Return(shopping.Table):
+class Return(shopping.Table, prefix="RET", noun="return"):
     __tablename__ = "returns"
-    __prefix__ = "RET"
-    __noun__ = "return"
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     order_item_id: Mapped[str] = mapped_column(ForeignKey("order_items.id"), index=True)
@@ -169,9 +152,8 @@ class Return(shopping.Table):
     requested_at: Mapped[str]
 
 
-class Review(shopping.Table):
+class Review(shopping.Table, prefix="REV"):
     __tablename__ = "reviews"
-    __prefix__ = "REV"
     __table_args__ = (UniqueConstraint("customer_id", "product_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"), index=True)
@@ -239,7 +221,7 @@ REVIEW_TITLES = ["Disappointed", "Broke quickly", "Does the job", "Great value",
 
 
 def _id(table: type, n: int) -> str:
-    return f"{table.__prefix__}-{n:06d}"
+    return f"{marks(table).prefix}-{n:06d}"
 
 
 @shopping.seed
@@ -505,9 +487,7 @@ def _owned(db: Db, table: type, id: str, customer: str) -> dict:
     """A row that must belong to the given customer."""
     row = db.get(table, id)
     if row["customer_id"] != customer:
-        raise ToolError(
-            f"{getattr(table, '__noun__', 'record')} {id} belongs to another customer, not {customer}"
-        )
+        raise ToolError(f"{marks(table).noun or 'record'} {id} belongs to another customer, not {customer}")
     return row
 
 

@@ -6,8 +6,13 @@ from servers.kit.domain import Domain, Variant
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.policy import Near, Policy, PolicyRefusal, Rule
 from servers.kit.seeding import Seeder
+from servers.kit.table_marks import Marks, marks
 from servers.kit.tool import Param, ToolSpec
 from servers.kit.types import (
+    CITY_NAMES,
+    TIME_ZONES,
+    WEEKDAYS,
+    City,
     Day,
     Email,
     EmailList,
@@ -27,10 +32,16 @@ from servers.kit.types import (
     Sensitive,
     ShortText,
     Tags,
+    TimeZone,
+    Weekday,
 )
 from servers.kit.world import Person, World, world
 
 __all__ = [
+    "CITY_NAMES",
+    "TIME_ZONES",
+    "WEEKDAYS",
+    "City",
     "Day",
     "Db",
     "Domain",
@@ -38,6 +49,7 @@ __all__ = [
     "EmailList",
     "IdList",
     "Limit",
+    "Marks",
     "LongText",
     "Moment",
     "Money",
@@ -59,11 +71,14 @@ __all__ = [
     "Sensitive",
     "ShortText",
     "Tags",
+    "TimeZone",
     "ToolCrash",
     "ToolError",
     "ToolSpec",
     "Variant",
+    "Weekday",
     "World",
     "geo",
+    "marks",
     "world",
 ]

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
+from servers.kit.acting import SESSION_TABLE, Acting, declared
 from servers.kit.errors import ToolError
+from servers.kit.table_marks import marks
 
 ID_WIDTH = 6
-SESSION_TABLE = "sessions"  # the one-row table that says who is acting in this episode
 TEXT_LIMIT = 8000  # long text outputs are cut here (see ``Db.clip``)
 
 
@@ -45,18 +46,20 @@ def singular(word: str) -> str:
 
 
 def noun(t: Any) -> str:
-    """How messages name one row of a table (``__noun__`` overrides)."""
-    return getattr(t, "__noun__", None) or singular(_table(t)).replace("_", " ")
+    """How messages name one row of a table (the table's ``noun=`` overrides)."""
+    return marks(t).noun or singular(_table(t)).replace("_", " ")
 
 
 class Db:
     """Query helpers bound to one connection (a session fork or the shared reader)."""
 
-    __slots__ = ("_now", "conn")
+    __slots__ = ("_acting", "_domain", "_now", "conn")
 
-    def __init__(self, conn: sqlite3.Connection, now: str | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, now: str | None = None, domain: str | None = None) -> None:
         self.conn = conn
         self._now = now
+        self._domain = domain  # whose acting declaration applies (read from ``_meta`` when not given)
+        self._acting: Acting | None = None
 
     # -- reading -------------------------------------------------------------
     # Rows become dicts here rather than in a row factory, which re-read the cursor's column
@@ -89,9 +92,12 @@ class Db:
     def next_id(self, table: Any) -> str:
         # Every id of a table carries its prefix and a fixed-width number, so the
         # primary-key index answers max(id) without a scan.
+        prefix = marks(table).prefix
+        if prefix is None:
+            raise TypeError(f"{_table(table)} declares no prefix=, so the kit cannot make its ids")
         last = self.scalar(f'SELECT max(id) FROM "{_table(table)}"')
         number = int(last.rsplit("-", 1)[1]) + 1 if last else 1
-        return format_id(table.__prefix__, number)
+        return format_id(prefix, number)
 
     def add(self, table: Any, **values: Any) -> str:
         """Insert a row and return its id (no read-back: for rows nobody shows)."""
@@ -122,18 +128,42 @@ class Db:
         return self.conn.execute(sql, params).rowcount
 
     # -- who is acting -------------------------------------------------------
-    def session(self) -> dict[str, Any]:
-        """The episode's session row (logged-in user, working directory, token, ...).
+    def actor(self) -> dict[str, Any]:
+        """The acting user's row (the domain's ``acting`` table), or the one standard ToolError
+        saying nobody is signed in and what to do about it."""
+        acting = self._declared()
+        if acting.table is None:
+            raise TypeError(f"{acting.domain}'s actors are not rows of a table: ask db.actor_id()")
+        return self.get(acting.table, self.actor_id())
+
+    def actor_id(self) -> Any:
+        """The acting user's key, or the standard ToolError (see :meth:`actor`)."""
+        acting = self._declared()
+        key = self.acting()[acting.column]
+        if key is None:
+            raise acting.nobody()
+        return key
+
+    def acting(self) -> dict[str, Any]:
+        """The episode's whole acting row: who acts (``None`` when signed out) and what else the
+        domain keeps per episode (a working directory, a token, when they signed in).
 
         Each env session is a private fork, so this one row is per episode for free."""
         row = self.one(f'SELECT * FROM "{SESSION_TABLE}" ORDER BY id LIMIT 1')
         if row is None:
-            raise ToolError("this service has no session row; the snapshot is broken")
+            raise ToolError("this service has no acting row; the snapshot is broken")
         return row
 
-    def set_session(self, **values: Any) -> dict[str, Any]:
-        """Change fields of the session row and return it."""
-        return self.update(SESSION_TABLE, self.session()["id"], **values)
+    def set_acting(self, **values: Any) -> dict[str, Any]:
+        """Change fields of the acting row (sign in or out, change directory) and return it."""
+        return self.update(SESSION_TABLE, self.acting()["id"], **values)
+
+    def _declared(self) -> Acting:
+        # A tool's handle knows its domain; any other reads the snapshot's ``_meta`` once.
+        if self._acting is None:
+            domain = self._domain or self.scalar("SELECT value FROM _meta WHERE key = 'domain'")
+            self._acting = declared(domain)
+        return self._acting
 
     # -- output size --------------------------------------------------------
     def page(

@@ -3,36 +3,33 @@
 Agents use them to look around and the query generator's sampler uses them
 to find real entities. They are built from the domain's tables, so table and
 field arguments are enums of what exists; secrets a table marks with
-``__hidden__`` (PINs, passwords) are never shown.
+``hidden=`` (PINs, passwords) are never shown.
 """
 
 # No ``from __future__ import annotations`` here: the tool signatures are built
 # at run time and their annotations must be real objects.
 
-from typing import Annotated, Any, Literal
-
-from pydantic import Field
+from typing import Any, Literal
 
 from servers.kit.db import Db
 from servers.kit.errors import ToolError
-from servers.kit.types import Limit, ShortText
+from servers.kit.table_marks import marks
+from servers.kit.types import Limit, Offset, ShortText
 
 # the tools every domain gets; "every tool is covered" counts a domain's own tools, not these
 DISCOVERY_TOOLS = ("list_records", "search_records", "get_unique_values")
 
-Offset = Annotated[int, Field(ge=0, le=10_000_000, description="Rows to skip, for paging.")]
-
 
 def visible_columns(table: Any) -> list[str]:
-    hidden = set(getattr(table, "__hidden__", ()))
+    hidden = set(marks(table).hidden)
     return [c.name for c in table.__table__.columns if c.name not in hidden]
 
 
 def text_columns(table: Any) -> list[str]:
-    declared = getattr(table, "__search__", None)
+    declared = marks(table).search
     if declared:
         return list(declared)
-    hidden = set(getattr(table, "__hidden__", ()))
+    hidden = set(marks(table).hidden)
     return [
         c.name
         for c in table.__table__.columns
@@ -41,13 +38,13 @@ def text_columns(table: Any) -> list[str]:
 
 
 def _strip(table: Any, row: dict[str, Any]) -> dict[str, Any]:
-    hidden = getattr(table, "__hidden__", ())
+    hidden = marks(table).hidden
     return {k: v for k, v in row.items() if k not in hidden}
 
 
 def add_discovery_tools(domain: Any) -> None:
-    # an __internal__ table (a search index the service keeps) is not a kind of record anyone asks for
-    tables = {t.__tablename__: t for t in domain.tables if not getattr(t, "__internal__", False)}
+    # an internal table (a search index the service keeps) is not a kind of record anyone asks for
+    tables = {t.__tablename__: t for t in domain.tables if not marks(t).internal}
     if not tables:
         return
     table_names = tuple(sorted(tables))

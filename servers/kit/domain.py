@@ -4,7 +4,7 @@
 
     banking = Domain("banking", "Retail bank ...")
 
-    class Account(banking.Table): ...          # SQLAlchemy declarative
+    class Account(banking.Table, prefix="ACC"): ...   # SQLAlchemy declarative, marks as keywords
 
     @banking.seed
     def fill(s: Seeder) -> None: ...           # deterministic for a seed
@@ -12,8 +12,10 @@
     @banking.tool(writes=[Transfer, Account], returns=Transfer, says=[...])
     def transfer(db, source: Ref[Account, "status = 'open'"], ...) -> dict: ...
 
-Everything else (snapshots, MCP tools, OpenAI schemas, the dependency graph)
-is derived from these declarations.
+A service someone signs in to says who acts (``Session = mail.acting(Mailbox, "mailbox_id")``,
+see :mod:`servers.kit.acting`), and a package domain lists its tool modules in the order agents see
+their tools (``calendar.include(viewing, scheduling, ...)``). Everything else (snapshots, MCP tools,
+OpenAI schemas, the dependency graph) is derived from these declarations.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import string
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from sqlalchemy import create_engine
@@ -34,7 +37,9 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from servers.kit import geo as geo_module
+from servers.kit import table_marks
 from servers.kit import world as world_module
+from servers.kit.acting import Acting, session_table
 from servers.kit.db import Db
 from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, Remedy, rule_text
 from servers.kit.policy_tools import add_breach_table, attach_policy
@@ -54,9 +59,17 @@ class Domain:
         self.now = now
 
         class Table(DeclarativeBase):
-            pass
+            """The domain's table base: ``class Card(Table, prefix="CRD", hidden=("pin",))``; the
+            keywords are :class:`~servers.kit.table_marks.Marks` fields, checked when the class is made."""
+
+            def __init_subclass__(cls, **keywords: Any) -> None:
+                declared = table_marks.declare(cls, keywords)
+                super().__init_subclass__()
+                table_marks.install(cls, declared)
 
         self.Table = Table
+        self.actor: Acting | None = None
+        self._included: tuple[str, ...] = ()
         self._tools: dict[str, ToolSpec] = {}
         self._seed: Callable[[Seeder], None] | None = None
         self._finalized = False
@@ -65,6 +78,71 @@ class Domain:
         self.policy: Policy | None = None
 
     # -- declarations -----------------------------------------------------------
+    def acting(
+        self,
+        actor: Any,
+        column: str,
+        *,
+        login: str | None = None,
+        signed_out: bool = False,
+        key: type = str,
+        foreign_key: bool = True,
+        columns: Mapping[str, Any] | None = None,
+        hidden: Iterable[str] = (),
+        internal: bool = False,
+    ) -> type:
+        """Declare who signs in, and get the ``sessions`` table the kit makes for it.
+
+        Args:
+            actor: the table whose row acts (``User``), or ``None`` when actors are not rows
+                of this service (a world person's index: then give ``key`` and no foreign key).
+            column: the session row's column naming the actor (``user_id``).
+            login: the tool that signs someone in; the "nobody is signed in" error tells the
+                agent to call it. ``None``: the service has no login, every episode is signed in.
+            signed_out: the column may be empty, meaning nobody is signed in yet (a
+                ``logged_out`` variant, a caller not yet verified).
+            key: the Python type of the actor's key.
+            foreign_key: the column references ``actor``'s ``id``.
+            columns: more per-episode state kept on the row, {name: Python type}, in order
+                (``{"logged_in_at": str | None}``, a shell's working directory).
+            hidden, internal: the table's marks (a token no tool shows; no discovery tool lists it).
+
+        Tools read the row with ``db.actor()`` / ``db.actor_id()`` (the standard error when
+        nobody acts) and ``db.acting()`` / ``db.set_acting(...)`` for the whole row."""
+        if self.actor is not None:
+            raise ValueError(f"{self.name} already declares who acts ({self.actor.column})")
+        if login is not None and not login.isidentifier():
+            raise ValueError(f"acting login={login!r}: name the domain's login tool")
+        declared = Acting(self.name, actor, column, login)
+        caller = sys._getframe(1).f_globals.get("__name__", __name__)  # the table's module: model.py
+        table = session_table(
+            self.Table,
+            declared,
+            module=caller,
+            key=key,
+            signed_out=signed_out,
+            foreign_key=foreign_key,
+            columns=columns,
+            hidden=tuple(hidden),
+            internal=internal,
+        )
+        self.actor, self._version = declared, None
+        return table
+
+    def include(self, *modules: ModuleType) -> None:
+        """Say which modules hold the domain's tools, in the order agents are shown them.
+
+        Importing a module registers its tools; the order they are listed in comes from here,
+        not from the order of imports, so ``__init__.py`` imports them like any other module.
+        Every tool of the domain must come from a listed module (checked when tools are read)."""
+        if self._finalized:
+            raise ValueError(f"{self.name}.include(...) must come before the tools are first read")
+        names = tuple(m.__name__ for m in modules)
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"{self.name}.include lists {', '.join(repeated)} twice")
+        self._included = (*self._included, *names)
+
     def seed(self, fn: Callable[[Seeder], None]) -> Callable[[Seeder], None]:
         self._seed, self._version = fn, None
         return fn
@@ -214,24 +292,42 @@ class Domain:
         if not self._finalized:
             from servers.kit.discovery import add_discovery_tools
 
+            self._order_included()  # both raise before sealing, so a second read raises again
+            self._check_login()
             self._finalized = True
             add_discovery_tools(self)
             if self.policy is not None:
                 attach_policy(self, self.policy)
         return self._tools
 
+    def _order_included(self) -> None:
+        """Put the tools in the order of :meth:`include` (declaration order inside a module)."""
+        if not self._included:
+            return
+        rank = {name: i for i, name in enumerate(self._included)}
+        strays = sorted({s.fn.__module__ for s in self._tools.values()} - set(rank))
+        if strays:
+            raise ValueError(
+                f"{self.name} has tools in {', '.join(strays)}, which {self.name}.include(...) does not list"
+            )
+        ordered = sorted(
+            enumerate(self._tools.items()), key=lambda item: (rank[item[1][1].fn.__module__], item[0])
+        )
+        self._tools = {name: spec for _, (name, spec) in ordered}
+
+    def _check_login(self) -> None:
+        login = self.actor.login if self.actor else None
+        if login is not None and login not in self._tools:
+            raise ValueError(f"{self.name}.acting(login={login!r}) names no tool of {self.name}")
+
     def append_only(self) -> dict[str, frozenset[str]]:
-        """Tables marked ``__append_only__``, each with the flag columns tools may still change
-        (``__mutable__``, e.g. a message's ``deleted`` tombstone or an alert's ``cleared``)."""
-        out = {}
-        for t in self.tables:
-            if getattr(t, "__append_only__", False):
-                mutable = frozenset(getattr(t, "__mutable__", ()))
-                unknown = mutable - {c.name for c in t.__table__.columns}
-                if unknown:
-                    raise ValueError(f"{t.__tablename__}.__mutable__ names unknown columns {sorted(unknown)}")
-                out[t.__tablename__] = mutable
-        return out
+        """Tables marked ``append_only=True``, each with the flag columns tools may still change
+        (``mutable=``, e.g. a message's ``deleted`` tombstone or an alert's ``cleared``)."""
+        return {
+            t.__tablename__: frozenset(table_marks.marks(t).mutable)
+            for t in self.tables
+            if table_marks.marks(t).append_only
+        }
 
     def visible_tools(self) -> list[ToolSpec]:
         return [t for t in self.tools.values() if not t.hidden]

@@ -20,11 +20,8 @@ def add_breach_table(base: Any) -> type:
 
     Internal (no discovery tool lists it) and append-only; the reward reads it from the diff."""
 
-    class PolicyBreach(base):
+    class PolicyBreach(base, prefix="PB", internal=True, append_only=True):
         __tablename__ = BREACH_TABLE
-        __prefix__ = "PB"
-        __internal__ = True
-        __append_only__ = True
 
         id: Mapped[str] = mapped_column(primary_key=True)
         rule: Mapped[int]

@@ -16,6 +16,7 @@ from typing import Any
 from faker import Faker
 
 from servers.kit.db import format_id
+from servers.kit.table_marks import marks
 from servers.kit.world import World, world
 
 SIZES = {"small": 0, "medium": 1, "large": 2}
@@ -43,7 +44,7 @@ class Seeder:
         return (small, medium, large)[SIZES[self.scale]]
 
     def ids(self, table: Any, n: int, start: int = 1) -> list[str]:
-        return [format_id(table.__prefix__, i) for i in range(start, start + n)]
+        return [format_id(marks(table).prefix, i) for i in range(start, start + n)]
 
     def add(self, table: Any, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         """Insert rows (all with the same keys) and return them."""

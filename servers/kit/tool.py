@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from servers.kit import policy as policies
-from servers.kit.db import SESSION_TABLE, Db, noun, singular
+from servers.kit.acting import SESSION_TABLE
+from servers.kit.db import Db, noun, singular
 from servers.kit.errors import ToolCrash, ToolError
 from servers.kit.strict import type_problems
 from servers.kit.types import RefInfo, Sensitive, bound_names, example_key
@@ -344,7 +345,7 @@ class ToolSpec:
     def run(self, conn: sqlite3.Connection, arguments: dict[str, Any], now: str | None = None) -> Any:
         """Run on a connection with already-validated arguments; ``now`` is the snapshot's reference
         moment when the caller knows it (otherwise ``db.now`` reads it from the snapshot's ``_meta``)."""
-        db = Db(conn, now)
+        db = Db(conn, now, self.domain)
         try:
             if not self.guards:
                 return self.fn(db, **arguments)

@@ -13,11 +13,13 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
+from servers.kit import geo
 from servers.kit.db import noun
+from servers.kit.table_marks import marks
 
 
 @dataclass(frozen=True)
@@ -52,16 +54,16 @@ class RefInfo:
     @property
     def natural(self) -> bool:
         """Keyed by what users say (a ticker, an airport code), not by a ``PREFIX-000001`` id."""
-        return getattr(self.table, "__prefix__", None) is None
+        return marks(self.table).prefix is None
 
     def render(self, conn: Any, key: str) -> str:
         """The argument value that names row ``key``: the key itself, or (paths) the table's
-        ``__render__(db, key)``, which writes it the way a user in the current session would."""
+        ``render(db, key)``, which writes it the way a user in the current session would."""
         if not self.path:
             return key
         from servers.kit.db import Db
 
-        return self.table.__render__(Db(conn), key)
+        return marks(self.table).render(Db(conn), key)
 
 
 # a quoted SQL literal (kept as it is) or a named parameter such as :customer
@@ -96,22 +98,22 @@ def bind(sql: str | None, args: Mapping[str, Any]) -> str | None:
 
 
 def example_key(table: Any) -> str:
-    """What a key of ``table`` looks like, for descriptions: ``ACC-000001`` or ``__example__``."""
-    example = getattr(table, "__example__", None)
-    if example is not None:
-        return str(example)
-    return f"{getattr(table, '__prefix__', 'ID')}-000001"
+    """What a key of ``table`` looks like, for descriptions: ``ACC-000001`` or its ``example=``."""
+    table_marks = marks(table)
+    if table_marks.example is not None:
+        return table_marks.example
+    return f"{table_marks.prefix or 'ID'}-000001"
 
 
 class Ref:
     """``Ref[Account]`` or ``Ref[Account, "status = 'open'"]``: an entity id parameter.
 
-    A table keyed by a natural key (no ``__prefix__``, an ``__example__`` such as ``"AAPL"``)
+    A table keyed by a natural key (no ``prefix=``, an ``example=`` such as ``"AAPL"``)
     works the same way: the parameter then takes the symbol, code or handle users say."""
 
     def __class_getitem__(cls, item: Any) -> Any:
         table, where = item if isinstance(item, tuple) else (item, None)
-        what = "Symbol" if getattr(table, "__prefix__", None) is None else "Id"
+        what = "Symbol" if marks(table).prefix is None else "Id"
         desc = f"{what} of the {noun(table)}, e.g. {example_key(table)}."
         return Annotated[str, RefInfo(table, where), Field(min_length=1, max_length=64, description=desc)]
 
@@ -121,12 +123,12 @@ class PathRef:
 
     Agents pass paths (absolute, ``~``-relative or relative to the session's working directory);
     the generator picks a real row that satisfies the condition and writes its path with the
-    table's ``__render__(db, key)``, which is what makes relative paths come out of the sampler."""
+    table's ``render(db, key)``, which is what makes relative paths come out of the sampler."""
 
     def __class_getitem__(cls, item: Any) -> Any:
         table, where = item if isinstance(item, tuple) else (item, None)
-        if not callable(getattr(table, "__render__", None)):
-            raise TypeError(f"PathRef[{table.__name__}]: the table needs a __render__(db, key) function")
+        if marks(table).render is None:
+            raise TypeError(f"PathRef[{table.__name__}]: the table needs a render=(db, key) function")
         desc = "A path, absolute (/srv/data), from home (~/notes.txt) or relative to the working directory."
         return Annotated[
             str, RefInfo(table, where, path=True), Field(min_length=1, max_length=4096, description=desc)
@@ -233,3 +235,13 @@ Tags = Annotated[
 ]
 Offset = Annotated[int, Field(ge=0, le=10_000_000, description="Rows to skip, for paging.")]
 PageSize = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100, default 20).")]
+
+# -- shared vocabulary ------------------------------------------------------------------------------
+# Every domain draws on one world (servers.kit.world): the same cities, their time zones, one week.
+# Typed here once, so a domain that takes a city or a zone offers exactly the world's.
+CITY_NAMES: tuple[str, ...] = tuple(c.name for c in geo.CITIES)
+City = Literal[CITY_NAMES]  # a city of the shared world, in geo.CITIES order
+TIME_ZONES: tuple[str, ...] = tuple(sorted({c.timezone for c in geo.CITIES} | {"UTC"}))
+TimeZone = Literal[TIME_ZONES]  # the IANA zones of the world's cities, and UTC
+WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+Weekday = Literal[WEEKDAYS]  # Monday first, as date.weekday() counts

@@ -38,16 +38,18 @@ Rules the service itself enforces, each refused with an error naming the values 
   saved as a payment method of the member.
 """
 
-# isort: off
-from servers.domains.airline_service import policy  # noqa: F401  (declares the policy document first)
-from servers.domains.airline_service import seed  # noqa: F401
-from servers.domains.airline_service import members  # noqa: F401
-from servers.domains.airline_service import flights  # noqa: F401
-from servers.domains.airline_service import reservations  # noqa: F401
-from servers.domains.airline_service import changes  # noqa: F401
-from servers.domains.airline_service import compensation  # noqa: F401
-
-# isort: on
+from servers.domains.airline_service import (
+    changes,
+    compensation,
+    flights,
+    members,
+    policy,
+    reservations,
+    seed,
+)
 from servers.domains.airline_service.model import airline_service
+
+# the modules that declare the domain; its tools are shown to agents in this order
+airline_service.include(policy, seed, members, flights, reservations, changes, compensation)
 
 __all__ = ["airline_service"]

@@ -83,8 +83,8 @@ def verify_user(db: Db, email: Email, dob: BirthDate) -> dict:
         raise ToolError(f"no member has the email {email}; identity not verified")
     if row["dob"] != dob.strip():
         raise ToolError(f"the date of birth does not match the profile of {email}; identity not verified")
-    if db.session()["verified_user_id"] != row["id"]:
-        db.set_session(verified_user_id=row["id"], verified_at=db.stamp())
+    if db.acting()["verified_user_id"] != row["id"]:
+        db.set_acting(verified_user_id=row["id"], verified_at=db.stamp())
     return {"verified_user_id": row["id"], "name": row["name"], "membership": row["membership"]}
 
 

@@ -45,24 +45,20 @@ COMPENSATION_PER_PASSENGER = {"cancelled": 100.0, "delayed": 50.0}
 FLOWN = ("departed", "landed")
 
 
-class Airport(airline_service.Table):
+class Airport(airline_service.Table, example="PDX", noun="airport"):
     """An airport the airline serves, keyed by its IATA code."""
 
     __tablename__ = "airports"
-    __example__ = "PDX"
-    __noun__ = "airport"
     id: Mapped[str] = mapped_column(primary_key=True)  # IATA code
     city: Mapped[str]
     country: Mapped[str]
     timezone: Mapped[str]
 
 
-class Flight(airline_service.Table):
+class Flight(airline_service.Table, example="SW0142", noun="flight number"):
     """A scheduled flight number: the same route at the same time every day."""
 
     __tablename__ = "flights"
-    __example__ = "SW0142"
-    __noun__ = "flight number"
     id: Mapped[str] = mapped_column(primary_key=True)  # the flight number
     origin: Mapped[str] = mapped_column(ForeignKey("airports.id"))
     destination: Mapped[str] = mapped_column(ForeignKey("airports.id"))
@@ -71,12 +67,10 @@ class Flight(airline_service.Table):
     aircraft: Mapped[str]
 
 
-class FlightDate(airline_service.Table):
+class FlightDate(airline_service.Table, prefix="FLD", noun="flight"):
     """One flight on one date: its status, seats left and fares per cabin (per passenger)."""
 
     __tablename__ = "flight_dates"
-    __prefix__ = "FLD"
-    __noun__ = "flight"
     __table_args__ = (
         UniqueConstraint("flight_number", "date"),
         Index("ix_flight_dates_route", "origin", "destination", "date"),
@@ -99,20 +93,22 @@ class FlightDate(airline_service.Table):
     price_business: Mapped[float]
 
 
-class User(airline_service.Table):
-    """A member of the airline's loyalty programme (a person of the shared world)."""
-
-    __tablename__ = "users"
-    __prefix__ = "USR"
-    __hidden__ = ("dob",)
-    __people__ = {
+class User(
+    airline_service.Table,
+    prefix="USR",
+    hidden=("dob",),
+    people={
         "name": "name",
         "first_name": "first_name",
         "last_name": "last_name",
         "email": "email",
         "phone": "phone",
         "city": "city",
-    }
+    },
+):
+    """A member of the airline's loyalty programme (a person of the shared world)."""
+
+    __tablename__ = "users"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     first_name: Mapped[str]
@@ -129,13 +125,11 @@ class User(airline_service.Table):
 Index("ix_users_email_lower", func.lower(User.email))
 
 
-class PaymentMethod(airline_service.Table):
+class PaymentMethod(airline_service.Table, prefix="PMT", noun="payment method"):
     """A saved way to pay: a credit card, a gift card or a travel certificate (the last two
     carry a balance; a certificate is used up once its balance reaches zero)."""
 
     __tablename__ = "payment_methods"
-    __prefix__ = "PMT"
-    __noun__ = "payment method"
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     kind: Mapped[str]  # credit_card / gift_card / certificate
@@ -145,11 +139,10 @@ class PaymentMethod(airline_service.Table):
     added_at: Mapped[str]
 
 
-class Reservation(airline_service.Table):
+class Reservation(airline_service.Table, prefix="RES"):
     """A booking: one or more flights in one cabin for up to a handful of passengers."""
 
     __tablename__ = "reservations"
-    __prefix__ = "RES"
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     origin: Mapped[str] = mapped_column(ForeignKey("airports.id"))
@@ -166,12 +159,10 @@ class Reservation(airline_service.Table):
     cancel_reason: Mapped[str | None]
 
 
-class ReservationFlight(airline_service.Table):
+class ReservationFlight(airline_service.Table, prefix="RSF", noun="reservation flight"):
     """One flight of a reservation, in travel order, with the fare paid per passenger."""
 
     __tablename__ = "reservation_flights"
-    __prefix__ = "RSF"
-    __noun__ = "reservation flight"
     id: Mapped[str] = mapped_column(primary_key=True)
     reservation_id: Mapped[str] = mapped_column(ForeignKey("reservations.id"), index=True)
     flight_date_id: Mapped[str] = mapped_column(ForeignKey("flight_dates.id"), index=True)
@@ -180,11 +171,10 @@ class ReservationFlight(airline_service.Table):
     price: Mapped[float]
 
 
-class Passenger(airline_service.Table):
+class Passenger(airline_service.Table, prefix="PAX"):
     """A traveller on a reservation."""
 
     __tablename__ = "passengers"
-    __prefix__ = "PAX"
     id: Mapped[str] = mapped_column(primary_key=True)
     reservation_id: Mapped[str] = mapped_column(ForeignKey("reservations.id"), index=True)
     name: Mapped[str]  # first and last name, as on the ticket
@@ -193,12 +183,10 @@ class Passenger(airline_service.Table):
     dob: Mapped[str]
 
 
-class Payment(airline_service.Table):
+class Payment(airline_service.Table, prefix="PAY", append_only=True):
     """Money taken for (charge) or returned to (refund) a reservation, one payment method each."""
 
     __tablename__ = "payments"
-    __prefix__ = "PAY"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     reservation_id: Mapped[str] = mapped_column(ForeignKey("reservations.id"), index=True)
     payment_method_id: Mapped[str] = mapped_column(ForeignKey("payment_methods.id"), index=True)
@@ -208,12 +196,10 @@ class Payment(airline_service.Table):
     created_at: Mapped[str]
 
 
-class Certificate(airline_service.Table):
+class Certificate(airline_service.Table, prefix="CRT", append_only=True):
     """A compensation certificate issued for a disrupted flight (it becomes a payment method)."""
 
     __tablename__ = "certificates"
-    __prefix__ = "CRT"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     reservation_id: Mapped[str] = mapped_column(ForeignKey("reservations.id"), index=True)
@@ -223,24 +209,23 @@ class Certificate(airline_service.Table):
     issued_at: Mapped[str]
 
 
-class Transfer(airline_service.Table):
+class Transfer(airline_service.Table, prefix="TRF", append_only=True):
     """A conversation handed to a human agent, with the summary the agent wrote."""
 
     __tablename__ = "transfers"
-    __prefix__ = "TRF"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"))
     summary: Mapped[str]
     created_at: Mapped[str]
 
 
-class Session(airline_service.Table):
-    """This conversation: whose identity the desk has verified (none at the start)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    __internal__ = True
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified_user_id: Mapped[str | None]
-    verified_at: Mapped[str | None]
+# This conversation: whose identity the desk has verified (none at the start).
+Session = airline_service.acting(
+    User,
+    "verified_user_id",
+    login="verify_user",
+    signed_out=True,
+    foreign_key=False,
+    columns={"verified_at": str | None},
+    internal=True,
+)

@@ -74,7 +74,7 @@ def identity_first(db: Db, tool: str, args: dict[str, Any]) -> str | None:
     """Verify the member's identity (email and date of birth, with verify_user) before
     changing anything for them; act only on that member's own reservations."""
     owner = _owner(db, tool, args)
-    verified = db.session()["verified_user_id"]
+    verified = db.acting()["verified_user_id"]
     if verified != owner:
         who = f"only {verified} was verified" if verified else "nobody has been verified"
         return f"user {owner} has not been verified in this conversation ({who})"

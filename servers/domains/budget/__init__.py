@@ -46,16 +46,10 @@ Rules the service enforces (each refusal names the values and changes nothing):
 - Reads are per budget and page like every list (limit/offset/total); discovery tools list raw rows.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.budget import seed  # noqa: F401
-from servers.domains.budget import plan  # noqa: F401
-from servers.domains.budget import setup  # noqa: F401
-from servers.domains.budget import register  # noqa: F401
-from servers.domains.budget import edits  # noqa: F401
-from servers.domains.budget import reconcile  # noqa: F401
-
-# isort: on
+from servers.domains.budget import edits, plan, reconcile, register, seed, setup
 from servers.domains.budget.model import budget
+
+# the modules that declare the domain; its tools are shown to agents in this order
+budget.include(seed, plan, setup, register, edits, reconcile)
 
 __all__ = ["budget"]

@@ -29,19 +29,12 @@ AHEAD_MONTHS = 11  # assignments may be made up to this many months after the cu
 ADJUSTMENT_PAYEE = "Reconciliation Balance Adjustment"
 
 
-class Session(budget.Table):
-    """Who is signed in to the budgeting app (the persona)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    person_id: Mapped[int]
+# Who is signed in to the budgeting app (the persona).
+Session = budget.acting(None, "person_id", key=int, foreign_key=False)
 
 
-class Budget(budget.Table):
+class Budget(budget.Table, prefix="BUD", people={"name": "owner_name"}):
     __tablename__ = "budgets"
-    __prefix__ = "BUD"
-    __people__ = {"name": "owner_name"}
     id: Mapped[str] = mapped_column(primary_key=True)
     owner_id: Mapped[int] = mapped_column(index=True)  # a world person's index
     owner_name: Mapped[str]
@@ -50,13 +43,10 @@ class Budget(budget.Table):
     first_month: Mapped[str]  # YYYY-MM, the first month money can be assigned in
 
 
-class Member(budget.Table):
+class Member(budget.Table, prefix="MBR", noun="budget member", people={"name": "name", "email": "email"}):
     """A person who may open a budget: its owner, or someone it is shared with (YNAB Together)."""
 
     __tablename__ = "budget_members"
-    __prefix__ = "MBR"
-    __noun__ = "budget member"
-    __people__ = {"name": "name", "email": "email"}
     __table_args__ = (
         UniqueConstraint("budget_id", "person_id"),
         Index("ix_budget_members_person", "person_id", "budget_id"),
@@ -69,9 +59,8 @@ class Member(budget.Table):
     role: Mapped[str]  # owner | collaborator
 
 
-class Account(budget.Table):
+class Account(budget.Table, prefix="ACC"):
     __tablename__ = "accounts"
-    __prefix__ = "ACC"
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"), index=True)
     name: Mapped[str]
@@ -83,10 +72,8 @@ class Account(budget.Table):
     last_reconciled: Mapped[str | None]
 
 
-class CategoryGroup(budget.Table):
+class CategoryGroup(budget.Table, prefix="GRP", noun="category group"):
     __tablename__ = "category_groups"
-    __prefix__ = "GRP"
-    __noun__ = "category group"
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"), index=True)
     name: Mapped[str]
@@ -94,12 +81,11 @@ class CategoryGroup(budget.Table):
     internal: Mapped[bool]  # the Inflow group holding Ready to Assign
 
 
-class Category(budget.Table):
+class Category(budget.Table, prefix="CAT"):
     """An envelope. ``assigned``/``activity``/``available`` are this month's figures (the current
     month of the reference date), kept up to date by every tool, as YNAB's category object has them."""
 
     __tablename__ = "categories"
-    __prefix__ = "CAT"
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"), index=True)
     group_id: Mapped[str] = mapped_column(ForeignKey("category_groups.id"), index=True)
@@ -114,11 +100,10 @@ class Category(budget.Table):
     available: Mapped[float]
 
 
-class Assignment(budget.Table):
+class Assignment(budget.Table, prefix="ASG"):
     """Money assigned to a category in one month (activity and available are computed)."""
 
     __tablename__ = "assignments"
-    __prefix__ = "ASG"
     __table_args__ = (UniqueConstraint("category_id", "month"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     category_id: Mapped[str] = mapped_column(ForeignKey("categories.id"))
@@ -126,9 +111,8 @@ class Assignment(budget.Table):
     assigned: Mapped[float]
 
 
-class Payee(budget.Table):
+class Payee(budget.Table, prefix="PYE"):
     __tablename__ = "payees"
-    __prefix__ = "PYE"
     # a payee named by what users call it ("the payee Trader Joe's") is looked up by name
     __table_args__ = (Index("ix_payees_name", "name", "id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
@@ -138,12 +122,11 @@ class Payee(budget.Table):
     default_category_id: Mapped[str | None] = mapped_column(ForeignKey("categories.id"), index=True)
 
 
-class Transaction(budget.Table):
+class Transaction(budget.Table, prefix="TXN"):
     """One register line. A split parent has ``is_split`` and no category; its parts have
     ``parent_id`` and carry the categories (balances count parents, activity counts parts)."""
 
     __tablename__ = "transactions"
-    __prefix__ = "TXN"
     __table_args__ = (
         Index("ix_transactions_account", "account_id", "day"),
         Index("ix_transactions_category", "category_id", "day"),
@@ -185,10 +168,8 @@ class Transaction(budget.Table):
     is_split: Mapped[bool]
 
 
-class Scheduled(budget.Table):
+class Scheduled(budget.Table, prefix="SCH", noun="scheduled transaction"):
     __tablename__ = "scheduled"
-    __prefix__ = "SCH"
-    __noun__ = "scheduled transaction"
     id: Mapped[str] = mapped_column(primary_key=True)
     budget_id: Mapped[str] = mapped_column(ForeignKey("budgets.id"), index=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"))
@@ -200,10 +181,8 @@ class Scheduled(budget.Table):
     memo: Mapped[str | None]
 
 
-class Reconciliation(budget.Table):
+class Reconciliation(budget.Table, prefix="REC", append_only=True):
     __tablename__ = "reconciliations"
-    __prefix__ = "REC"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     day: Mapped[str]

@@ -82,14 +82,12 @@ def mine(column: str) -> str:
     return f"likely({column} IN (SELECT budget_id FROM budget_members WHERE person_id = {ME}))"
 
 
-def _me(db: Db) -> int:
-    return db.session()["person_id"]
-
-
 def budget_of(db: Db, budget_id: str) -> dict:
     """The budget, if the signed-in person may open it."""
     b = db.get(Budget, budget_id)
-    ok = db.scalar("SELECT 1 FROM budget_members WHERE budget_id = ? AND person_id = ?", budget_id, _me(db))
+    ok = db.scalar(
+        "SELECT 1 FROM budget_members WHERE budget_id = ? AND person_id = ?", budget_id, db.actor_id()
+    )
     if not ok:
         raise ToolError(
             f"budget {budget_id} ({b['name']}, owned by {b['owner_name']}) is not shared with you; "

@@ -53,16 +53,10 @@ changes on a refusal):
   roles owner, writer, reader, free_busy; calendars only with directory people.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.calendar import seed  # noqa: F401
-from servers.domains.calendar import viewing  # noqa: F401
-from servers.domains.calendar import scheduling  # noqa: F401
-from servers.domains.calendar import guests  # noqa: F401
-from servers.domains.calendar import availability  # noqa: F401
-from servers.domains.calendar import sharing  # noqa: F401
-
-# isort: on
+from servers.domains.calendar import availability, guests, scheduling, seed, sharing, viewing
 from servers.domains.calendar.model import calendar
+
+# the modules that declare the domain; its tools are shown to agents in this order
+calendar.include(seed, viewing, scheduling, guests, availability, sharing)
 
 __all__ = ["calendar"]

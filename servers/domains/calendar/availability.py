@@ -11,7 +11,7 @@ from pydantic import Field
 from servers.domains.calendar.changes import room_of
 from servers.domains.calendar.clock import show, to_local, to_utc
 from servers.domains.calendar.model import MAX_WINDOW_DAYS, SLOT_MIN, Attendee, Event, Room, calendar
-from servers.domains.calendar.rules import MINE_TO_EDIT, WITHOUT_ROOM, Colleagues, editable, me, moment
+from servers.domains.calendar.rules import MINE_TO_EDIT, WITHOUT_ROOM, Colleagues, editable, moment
 from servers.domains.calendar.scheduling import attach_room
 from servers.domains.calendar.timeline import attended, booked_rooms, when
 from servers.domains.calendar.viewing import EndDay, StartDay, window
@@ -94,7 +94,7 @@ def get_free_busy(db: Db, emails: Colleagues, start: From, end: Until | None = N
         start: Start of the window, in your time zone.
         end: End of the window (default: the end of start's day); at most 62 days after start.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     s = moment(db, start, tz, "start")
     e = moment(db, end, tz, "end") if end else datetime.combine(s.date() + timedelta(days=1), time(0))
@@ -147,7 +147,7 @@ def find_meeting_time(
         end_day: Last day, inclusive (default: a week after start_day).
         within_working_hours: Only slots inside everyone's working hours.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     last = end_day or (datetime.fromisoformat(start_day) + timedelta(days=6)).date().isoformat()
     lo, hi = window(tz, start_day, last)
@@ -206,7 +206,7 @@ def list_rooms(
         free_from: Only rooms free from this time (your time zone)...
         free_to: ...until this time (default: an hour after free_from).
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     sql, params = (
         "SELECT id, name, building, floor, capacity, has_video, resource_address FROM rooms WHERE 1",
@@ -250,7 +250,7 @@ def book_room(db: Db, event: Ref[Event, f"{MINE_TO_EDIT} AND {WITHOUT_ROOM}"], r
         event: The event or series.
         room: The room to book.
     """
-    user = me(db)
+    user = db.actor()
     row = editable(db, event, user, "book a room for")
     if row["rrule"] is None:
         from servers.domains.calendar.rules import not_past

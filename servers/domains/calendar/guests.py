@@ -19,7 +19,6 @@ from servers.domains.calendar.rules import (
     detach,
     editable,
     master_of,
-    me,
     not_past,
     resolve,
 )
@@ -81,7 +80,7 @@ def add_attendees(
         attendees: Email addresses to invite (people outside the directory are allowed).
         optional: Invite them as optional guests.
     """
-    user = me(db)
+    user = db.actor()
     row = editable(db, event, user, "invite people to")
     _upcoming(db, row, user["timezone"], "invite people")
     emails = _guest_list(db, user, attendees)
@@ -123,7 +122,7 @@ def remove_attendee(
         event: The event or series.
         email: The guest's email address (or the room's address).
     """
-    user = me(db)
+    user = db.actor()
     row = editable(db, event, user, "remove guests from")
     _upcoming(db, row, user["timezone"], "remove guests")
     guest = db.one("SELECT * FROM attendees WHERE event_id = ? AND lower(email) = lower(?)", row["id"], email)
@@ -167,7 +166,7 @@ def respond_to_invitation(
         occurrence: For a series, the day (your local date) of the one occurrence to answer.
         comment: A note for the organizer.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     row = db.get(Event, event)
     mine = db.one("SELECT * FROM attendees WHERE event_id = ? AND user_id = ?", event, user["id"])

@@ -8,7 +8,7 @@ from typing import Literal
 from sqlalchemy import ForeignKey, Index, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servers.kit import Domain, geo
+from servers.kit import Domain
 
 calendar = Domain(
     "calendar",
@@ -17,18 +17,6 @@ calendar = Domain(
     now="2026-06-01T16:00:00",  # UTC: Monday 09:00 in Portland (America/Los_Angeles), the persona's zone
 )
 
-ZONES: tuple[str, ...] = tuple(sorted({c.timezone for c in geo.CITIES} | {"UTC"}))
-TimeZone = Literal[
-    "America/Chicago",
-    "America/Denver",
-    "America/Los_Angeles",
-    "America/New_York",
-    "America/Toronto",
-    "Asia/Tokyo",
-    "Europe/Berlin",
-    "Europe/London",
-    "UTC",
-]
 Role = Literal["owner", "writer", "reader", "free_busy"]
 ROLES: tuple[str, ...] = ("owner", "writer", "reader", "free_busy")
 Response = Literal["accepted", "declined", "tentative"]
@@ -49,14 +37,16 @@ CONFLICT_HORIZON_DAYS = 60  # a new series is checked over its next 10 occurrenc
 SLOT_MIN = 30  # find_meeting_time steps
 
 
-class User(calendar.Table):
+class User(
+    calendar.Table,
+    example="dana.whitfield@corvid.example",
+    noun="person",
+    people={"email": "email", "name": "name", "city": "city"},
+):
     """A person in the organisation's directory, keyed by email (a person of the shared world).
     External contacts are in the directory but keep their calendars elsewhere."""
 
     __tablename__ = "users"
-    __example__ = "dana.whitfield@corvid.example"
-    __noun__ = "person"
-    __people__ = {"email": "email", "name": "name", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)  # the email address
     email: Mapped[str] = mapped_column(unique=True)
     name: Mapped[str] = mapped_column(index=True)
@@ -69,21 +59,15 @@ class User(calendar.Table):
     is_external: Mapped[bool]
 
 
-class Session(calendar.Table):
-    """Whose calendar this episode acts on."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Whose calendar this episode acts on.
+Session = calendar.acting(User, "user_id")
 
 
-class Calendar(calendar.Table):
+class Calendar(calendar.Table, prefix="CAL"):
     """A calendar: each member's ``primary`` one, ``secondary`` ones they made, shared ``team``
     calendars, and the ``resource`` calendar of each room (no owner)."""
 
     __tablename__ = "calendars"
-    __prefix__ = "CAL"
     id: Mapped[str] = mapped_column(primary_key=True)
     owner_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), index=True)
     name: Mapped[str]
@@ -93,13 +77,11 @@ class Calendar(calendar.Table):
     created_at: Mapped[str]
 
 
-class CalendarAccess(calendar.Table):
+class CalendarAccess(calendar.Table, prefix="ACL", noun="calendar access"):
     """Who may do what with a calendar: ``owner`` and ``writer`` edit, ``reader`` sees the
     details, ``free_busy`` only when it is busy."""
 
     __tablename__ = "calendar_access"
-    __prefix__ = "ACL"
-    __noun__ = "calendar access"
     __table_args__ = (UniqueConstraint("calendar_id", "user_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     calendar_id: Mapped[str] = mapped_column(ForeignKey("calendars.id"), index=True)
@@ -108,11 +90,10 @@ class CalendarAccess(calendar.Table):
     granted_at: Mapped[str]
 
 
-class Room(calendar.Table):
+class Room(calendar.Table, prefix="ROM"):
     """A bookable meeting room; its bookings are events that list it as an attendee."""
 
     __tablename__ = "rooms"
-    __prefix__ = "ROM"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     building: Mapped[str] = mapped_column(index=True)
@@ -123,7 +104,7 @@ class Room(calendar.Table):
     calendar_id: Mapped[str] = mapped_column(ForeignKey("calendars.id"))
 
 
-class Event(calendar.Table):
+class Event(calendar.Table, prefix="EVT"):
     """A single event, the master row of a recurring series (``rrule`` set), or an exception:
     one occurrence of a series changed or cancelled (``series_id`` and ``original_start`` name
     the occurrence it replaces). ``start_local``/``end_local`` are wall times in ``timezone``
@@ -131,7 +112,6 @@ class Event(calendar.Table):
     ``last_end_utc`` is when the last occurrence ends."""
 
     __tablename__ = "events"
-    __prefix__ = "EVT"
     # the span index answers "is this event in the window, and is it busy" without reading the
     # row (a conflict check reads the times of every event its guests attend); the status one
     # counts and pages events by status (list_records) without a scan
@@ -166,13 +146,11 @@ class Event(calendar.Table):
     updated_at: Mapped[str]
 
 
-class Attendee(calendar.Table):
+class Attendee(calendar.Table, prefix="ATT", people={"email": "email"}):
     """One invitee of an event: a directory person (``user_id``), a room (``room_id``) or an
     outside address (neither), with their response."""
 
     __tablename__ = "attendees"
-    __prefix__ = "ATT"
-    __people__ = {"email": "email"}
     __table_args__ = (
         UniqueConstraint("event_id", "email"),
         Index("ix_attendees_user_event", "user_id", "event_id", "response"),
@@ -190,11 +168,10 @@ class Attendee(calendar.Table):
     responded_at: Mapped[str | None]
 
 
-class Reminder(calendar.Table):
+class Reminder(calendar.Table, prefix="RMD"):
     """A personal reminder before an event (for a series, before each occurrence)."""
 
     __tablename__ = "reminders"
-    __prefix__ = "RMD"
     id: Mapped[str] = mapped_column(primary_key=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)

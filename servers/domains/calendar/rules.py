@@ -85,10 +85,6 @@ MyEvent = Ref[Event, MINE_TO_EDIT]
 # -- who is asking -------------------------------------------------------------------------------
 
 
-def me(db: Db) -> dict[str, Any]:
-    return db.get(User, db.session()["user_id"])
-
-
 def local_now(db: Db, tz: str) -> datetime:
     return to_local(db.now, tz)
 

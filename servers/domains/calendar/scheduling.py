@@ -30,7 +30,6 @@ from servers.domains.calendar.model import (
     Reminder,
     Room,
     Scope,
-    TimeZone,
     calendar,
 )
 from servers.domains.calendar.rules import (
@@ -41,7 +40,6 @@ from servers.domains.calendar.rules import (
     detach,
     editable,
     master_of,
-    me,
     moment,
     not_past,
     primary,
@@ -50,7 +48,7 @@ from servers.domains.calendar.rules import (
     writable_calendar,
 )
 from servers.domains.calendar.timeline import Occurrence, timing, wall, when
-from servers.kit import Day, Db, Moment, Ref, ToolError
+from servers.kit import Day, Db, Moment, Ref, TimeZone, ToolError
 
 Title = Annotated[
     str,
@@ -215,7 +213,7 @@ def create_event(
         all_day: An all-day event (start's date to end's date, at most 14 days).
         timezone: The zone start and end are written in and the event keeps (default: yours).
     """
-    user = me(db)
+    user = db.actor()
     tz = timezone or user["timezone"]
     cal = writable_calendar(db, calendar or primary(db, user["id"])["id"], user)
     s, e = _span(db, start, end, duration_min, all_day, tz)
@@ -341,7 +339,7 @@ def update_event(
         location: New location.
         description: New description.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     if not any((start, end, title, location, description)):
         raise ToolError("nothing to change: give start, end, title, location or description")
@@ -378,7 +376,7 @@ def cancel_event(db: Db, event: MyEvent, occurrence: Day | None = None, scope: S
         occurrence: For a series, the day (your local date) of the occurrence.
         scope: this, following or all (a one-off event ignores it).
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     row, master, occ = _target(db, event, occurrence, scope, user, "cancel")
     if occ is None or scope == "this":

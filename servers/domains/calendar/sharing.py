@@ -18,7 +18,6 @@ from servers.domains.calendar.model import (
     Method,
     Reminder,
     Role,
-    TimeZone,
     User,
     calendar,
 )
@@ -28,13 +27,12 @@ from servers.domains.calendar.rules import (
     REMINDABLE,
     SHARED_CAL,
     SHARED_WITH,
-    me,
     my_response,
     resolve,
     role_on,
 )
 from servers.domains.calendar.timeline import when
-from servers.kit import Db, Ref, ToolError
+from servers.kit import Db, Ref, TimeZone, ToolError
 
 Before = Annotated[
     int,
@@ -77,7 +75,7 @@ def set_reminder(
         minutes_before: How long before the start to remind you.
         method: popup or email.
     """
-    user = me(db)
+    user = db.actor()
     row = db.get(Event, event)
     answer = my_response(db, event, user["id"])
     if answer is None and role_on(db, db.get(Calendar, row["calendar_id"]), user) not in ("owner", "writer"):
@@ -129,7 +127,7 @@ def _next_start(db: Db, row: dict, tz: str):
 )
 def remove_reminder(db: Db, reminder: Ref[Reminder, f"user_id = {ME_SQL}"]) -> dict:
     """Delete one of your reminders."""
-    user = me(db)
+    user = db.actor()
     rem = db.get(Reminder, reminder)
     if rem["user_id"] != user["id"]:
         raise ToolError(f"reminder {reminder} belongs to {rem['user_id']}; you can only remove your own")
@@ -152,7 +150,7 @@ def create_calendar(
         timezone: Its time zone (default: yours).
         description: What it is for.
     """
-    user = me(db)
+    user = db.actor()
     owned = db.all("SELECT name FROM calendars WHERE owner_id = ?", user["id"])
     if any(c["name"].casefold() == name.strip().casefold() for c in owned):
         raise ToolError(f"you already have a calendar named {name!r}; pick another name")
@@ -197,7 +195,7 @@ def share_calendar(
         email: The person's email address.
         role: owner, writer, reader or free_busy.
     """
-    user = me(db)
+    user = db.actor()
     cal = _owned(db, calendar, user)
     if email.casefold() == user["id"].casefold():
         raise ToolError("you cannot give yourself a role; you already own this calendar")
@@ -232,7 +230,7 @@ def unshare_calendar(db: Db, calendar: Ref[Calendar, SHARED_CAL], email: Ref[Use
         calendar: One of your calendars.
         email: The person to remove.
     """
-    user = me(db)
+    user = db.actor()
     cal = _owned(db, calendar, user)
     if email.casefold() == user["id"].casefold():
         raise ToolError("you cannot remove your own access to a calendar you own")

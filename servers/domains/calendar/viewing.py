@@ -25,7 +25,6 @@ from servers.domains.calendar.rules import (
     day,
     guests,
     master_of,
-    me,
     my_response,
     resolve,
     role_on,
@@ -93,7 +92,7 @@ def page(
 @calendar.tool(says=["what time is it for me right now?", "what's today's date and my time zone?"])
 def get_current_time(db: Db) -> dict:
     """The current moment for the signed-in user: local date and time, weekday, time zone and UTC."""
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     local = to_local(db.now, tz)
     return {
@@ -112,7 +111,7 @@ def get_current_time(db: Db) -> dict:
 )
 def list_calendars(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """Calendars the signed-in user owns or has been given access to, with their role on each."""
-    user = me(db)
+    user = db.actor()
     sql = (
         "SELECT c.id, c.name, c.kind, c.timezone, c.owner_id AS owner, "
         "CASE WHEN c.owner_id = ? THEN 'owner' ELSE a.role END AS role FROM calendars c "
@@ -153,7 +152,7 @@ def list_events(
         calendar: Another calendar you can see (default: your own calendar, invitations included).
         include_declined: Also list invitations you declined.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     lo, hi = window(tz, start_day, end_day)
     if calendar is None:
@@ -212,7 +211,7 @@ def get_event(db: Db, event: Ref[Event, SEEN], occurrence: Day | None = None) ->
         event: The event (or series) id.
         occurrence: For a recurring event, the day (your local date) of the occurrence to show.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     row, sight = visible_event(db, event, user)
     master = master_of(db, row)
@@ -267,7 +266,7 @@ def search_events(
         start_day: Only events on or after this day (your local date).
         end_day: Only events on or before this day.
     """
-    user = me(db)
+    user = db.actor()
     tz = user["timezone"]
     like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     where = (

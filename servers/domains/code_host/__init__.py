@@ -33,17 +33,10 @@ The team policy (``policy.py``, written by default) adds holds, merge freezes, s
 migration review rules, a release rule, branch hygiene, protection overrides and a confirmation.
 """
 
-# isort: off
-# The policy, the seed and the tool modules (in the order agents see them) register themselves.
-from servers.domains.code_host import policy  # noqa: F401
-from servers.domains.code_host import seed  # noqa: F401
-from servers.domains.code_host import repos  # noqa: F401
-from servers.domains.code_host import files  # noqa: F401
-from servers.domains.code_host import pulls  # noqa: F401
-from servers.domains.code_host import reviews  # noqa: F401
-from servers.domains.code_host import releases  # noqa: F401
-
-# isort: on
+from servers.domains.code_host import files, policy, pulls, releases, repos, reviews, seed
 from servers.domains.code_host.model import code_host
+
+# the modules that declare the domain; its tools are shown to agents in this order
+code_host.include(policy, seed, repos, files, pulls, reviews, releases)
 
 __all__ = ["code_host"]

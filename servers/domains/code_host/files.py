@@ -8,7 +8,7 @@ from pydantic import Field
 
 from servers.domains.code_host import git
 from servers.domains.code_host.model import Branch, CheckRun, Commit, File, PullRequest, code_host
-from servers.domains.code_host.rules import HEAD_FILE, PUSHABLE_BRANCH, READABLE_BRANCH, branch_for, me
+from servers.domains.code_host.rules import HEAD_FILE, PUSHABLE_BRANCH, READABLE_BRANCH, branch_for
 from servers.kit import Db, PathRef, Ref, ToolError
 
 RepoPath = Annotated[
@@ -99,7 +99,7 @@ def commit_file_change(
         if files.get(path) == content:
             raise ToolError(f"{path} on {row['name']} already has exactly this content; nothing to commit")
         files[path] = content
-    commit = git.new_commit(db, repo["id"], row["head_commit_id"], files, message, me(db)["id"])
+    commit = git.new_commit(db, repo["id"], row["head_commit_id"], files, message, db.actor()["id"])
     git.move_branch(db, row, commit["id"])
     git.refresh(db, repo["id"])
     return {**commit, "branch": row["name"], "path": path, "deleted": delete}

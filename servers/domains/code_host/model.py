@@ -30,12 +30,10 @@ MERGE_STATES = ("clean", "unstable", "blocked", "behind", "dirty", "draft", "clo
 HOLD_LABELS = ("do-not-merge", "hold")
 
 
-class User(code_host.Table):
+class User(code_host.Table, prefix="USR", people={"name": "name", "email": "email"}):
     """A developer account: one person of the shared world (USR-000001 is the persona)."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __people__ = {"name": "name", "email": "email"}
     id: Mapped[str] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(unique=True)
     login: Mapped[str] = mapped_column(unique=True)
@@ -43,21 +41,14 @@ class User(code_host.Table):
     email: Mapped[str] = mapped_column(unique=True)
 
 
-class Session(code_host.Table):
-    """Who is signed in to the code host in this episode."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is signed in to the code host in this episode.
+Session = code_host.acting(User, "user_id")
 
 
-class Repo(code_host.Table):
+class Repo(code_host.Table, example="corvid/payments-api", noun="repository"):
     """A repository, named ``owner/name`` the way people say it."""
 
     __tablename__ = "repos"
-    __example__ = "corvid/payments-api"
-    __noun__ = "repository"
     id: Mapped[str] = mapped_column(primary_key=True)  # owner/name
     owner: Mapped[str] = mapped_column(index=True)
     name: Mapped[str]
@@ -71,11 +62,10 @@ class Repo(code_host.Table):
     created_at: Mapped[str]
 
 
-class Collaborator(code_host.Table):
+class Collaborator(code_host.Table, prefix="COL"):
     """A user's permission on a repository (read < write < maintain < admin)."""
 
     __tablename__ = "collaborators"
-    __prefix__ = "COL"
     __table_args__ = (UniqueConstraint("repo_id", "user_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"), index=True)
@@ -83,11 +73,10 @@ class Collaborator(code_host.Table):
     permission: Mapped[str]
 
 
-class Commit(code_host.Table):
+class Commit(code_host.Table, prefix="CMT"):
     """A commit: a message, its parents, and (in ``files``) the whole tree it snapshots."""
 
     __tablename__ = "commits"
-    __prefix__ = "CMT"
     id: Mapped[str] = mapped_column(primary_key=True)
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"), index=True)
     sha: Mapped[str] = mapped_column(unique=True)
@@ -98,11 +87,15 @@ class Commit(code_host.Table):
     created_at: Mapped[str]
 
 
-class File(code_host.Table):
+def file_path(db: Db, key: str) -> str:
+    """A file is named by its path inside the repository."""
+    return db.get("files", key)["path"]
+
+
+class File(code_host.Table, prefix="FIL", render=file_path):
     """One file of one commit's tree: its path, content hash and (small, text) content."""
 
     __tablename__ = "files"
-    __prefix__ = "FIL"
     __table_args__ = (UniqueConstraint("commit_id", "path"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     commit_id: Mapped[str] = mapped_column(ForeignKey("commits.id"))
@@ -110,18 +103,11 @@ class File(code_host.Table):
     blob_sha: Mapped[str]
     content: Mapped[str]
 
-    @staticmethod
-    def __render__(db: Db, key: str) -> str:
-        """A file is named by its path inside the repository."""
-        return db.get("files", key)["path"]
 
-
-class Branch(code_host.Table):
+class Branch(code_host.Table, prefix="BRN", noun="branch"):
     """A branch: a name in a repository pointing at its head commit."""
 
     __tablename__ = "branches"
-    __prefix__ = "BRN"
-    __noun__ = "branch"
     __table_args__ = (UniqueConstraint("repo_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"))
@@ -131,12 +117,10 @@ class Branch(code_host.Table):
     created_by: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
 
 
-class Protection(code_host.Table):
+class Protection(code_host.Table, prefix="BPR", noun="branch protection"):
     """Branch protection: what a merge into the branch needs, and no direct pushes."""
 
     __tablename__ = "branch_protections"
-    __prefix__ = "BPR"
-    __noun__ = "branch protection"
     id: Mapped[str] = mapped_column(primary_key=True)
     branch_id: Mapped[str] = mapped_column(ForeignKey("branches.id"), unique=True)
     required_approvals: Mapped[int]
@@ -148,13 +132,11 @@ class Protection(code_host.Table):
     reason: Mapped[str | None]
 
 
-class PullRequest(code_host.Table):
+class PullRequest(code_host.Table, prefix="PR", noun="pull request"):
     """A pull request from a head branch into a base branch (branches are named, since a head
     branch is often deleted once merged). ``mergeable_state`` is kept current by every call."""
 
     __tablename__ = "pull_requests"
-    __prefix__ = "PR"
-    __noun__ = "pull request"
     __table_args__ = (
         UniqueConstraint("repo_id", "number"),
         Index("ix_pull_requests_state", "state", "repo_id"),
@@ -180,11 +162,10 @@ class PullRequest(code_host.Table):
     closed_at: Mapped[str | None]
 
 
-class ReviewRequest(code_host.Table):
+class ReviewRequest(code_host.Table, prefix="RRQ"):
     """A reviewer asked to look at a pull request."""
 
     __tablename__ = "review_requests"
-    __prefix__ = "RRQ"
     __table_args__ = (UniqueConstraint("pr_id", "user_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     pr_id: Mapped[str] = mapped_column(ForeignKey("pull_requests.id"), index=True)
@@ -193,12 +174,10 @@ class ReviewRequest(code_host.Table):
     requested_at: Mapped[str]
 
 
-class Review(code_host.Table):
+class Review(code_host.Table, prefix="REV", append_only=True):
     """A submitted review; a reviewer's latest approve / request-changes verdict is the one that counts."""
 
     __tablename__ = "reviews"
-    __prefix__ = "REV"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     pr_id: Mapped[str] = mapped_column(ForeignKey("pull_requests.id"), index=True)
     reviewer_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
@@ -208,12 +187,10 @@ class Review(code_host.Table):
     submitted_at: Mapped[str]
 
 
-class ReviewComment(code_host.Table):
+class ReviewComment(code_host.Table, prefix="RCM", append_only=True):
     """A comment on one line of one file of a pull request's head commit."""
 
     __tablename__ = "review_comments"
-    __prefix__ = "RCM"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     pr_id: Mapped[str] = mapped_column(ForeignKey("pull_requests.id"), index=True)
     author_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
@@ -224,13 +201,10 @@ class ReviewComment(code_host.Table):
     created_at: Mapped[str]
 
 
-class CheckRun(code_host.Table):
+class CheckRun(code_host.Table, prefix="CHK", noun="check run", hidden=("flaky",)):
     """One CI check on one commit; ``flaky`` (hidden) says whether running it again would pass."""
 
     __tablename__ = "check_runs"
-    __prefix__ = "CHK"
-    __noun__ = "check run"
-    __hidden__ = ("flaky",)
     __table_args__ = (UniqueConstraint("commit_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"))
@@ -245,11 +219,10 @@ class CheckRun(code_host.Table):
     completed_at: Mapped[str | None]
 
 
-class Release(code_host.Table):
+class Release(code_host.Table, prefix="RLS"):
     """A published release: a semver tag on a commit of one branch."""
 
     __tablename__ = "releases"
-    __prefix__ = "RLS"
     __table_args__ = (UniqueConstraint("repo_id", "tag"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     repo_id: Mapped[str] = mapped_column(ForeignKey("repos.id"))

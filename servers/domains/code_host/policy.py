@@ -10,7 +10,7 @@ from datetime import date, timedelta
 
 from servers.domains.code_host import git
 from servers.domains.code_host.model import HOLD_LABELS, PASSING, Branch, PullRequest, Repo, code_host
-from servers.domains.code_host.rules import TICKET, label, me, permission, split
+from servers.domains.code_host.rules import TICKET, label, permission, split
 from servers.kit import Db, Near
 
 code_host.policy_document(
@@ -69,7 +69,7 @@ def self_merge(db: Db, tool: str, args: dict) -> str | None:
     """Do not merge your own pull request until someone else has approved it, even where branch
     protection requires no approvals."""
     pr = _pr(db, args)
-    if pr is None or pr["author_id"] != me(db)["id"]:
+    if pr is None or pr["author_id"] != db.actor()["id"]:
         return None
     others = [u for u, s in git.verdicts(db, pr).items() if s == "approved" and u != pr["author_id"]]
     return None if others else f"you opened {label(pr)} and nobody else has approved it"
@@ -179,7 +179,7 @@ def protection_override(db: Db, tool: str, args: dict) -> str | None:
     if not lowered:
         return None
     why = []
-    if permission(db, branch["repo_id"], me(db)["id"]) != "admin":
+    if permission(db, branch["repo_id"], db.actor()["id"]) != "admin":
         why.append("you are not an admin of the repository")
     if not TICKET.search(args.get("reason") or ""):
         why.append("the reason cites no ticket")

@@ -32,7 +32,6 @@ from servers.domains.code_host.rules import (
     branch_for,
     label,
     live_pr,
-    me,
     pr_for,
     repo_for,
     split,
@@ -190,7 +189,7 @@ def create_pull_request(
         raise ToolError(f"there are no commits on {h['name']} that {b['name']} lacks; nothing to merge")
     number = db.scalar("SELECT coalesce(max(number), 0) + 1 FROM pull_requests WHERE repo_id = ?", repo["id"])
     pull_request = db.insert(
-        PullRequest, repo_id=repo["id"], number=number, title=title, body=body, author_id=me(db)["id"],
+        PullRequest, repo_id=repo["id"], number=number, title=title, body=body, author_id=db.actor()["id"],
         base_branch=b["name"], head_branch=h["name"], head_commit_id=h["head_commit_id"],
         state="draft" if draft else "open", labels="", mergeable_state="blocked", behind_by=0,
         created_at=db.stamp(), updated_at=db.stamp(), merged_at=None, merged_by=None, merge_commit_id=None, closed_at=None,
@@ -290,7 +289,7 @@ def update_branch(db: Db, pull_request: Ref[PullRequest, BEHIND_PR]) -> dict:
         )
     message = f"Merge branch '{row['base_branch']}' into {row['head_branch']}"
     commit = git.new_commit(
-        db, repo["id"], head["head_commit_id"], merged, message, me(db)["id"], base["head_commit_id"]
+        db, repo["id"], head["head_commit_id"], merged, message, db.actor()["id"], base["head_commit_id"]
     )
     git.move_branch(db, head, commit["id"])
     git.refresh(db, repo["id"])
@@ -344,7 +343,7 @@ def merge_pull_request(
     base = git.branch_named(db, repo["id"], row["base_branch"])
     head = git.branch_named(db, repo["id"], row["head_branch"])
     merged, _ = git.three_way(db, base["head_commit_id"], head["head_commit_id"])
-    actor = me(db)["id"]
+    actor = db.actor()["id"]
     tip = _land(db, repo["id"], row, method, base, head, merged, actor)
     git.move_branch(db, base, tip["id"])
     db.update(PullRequest, pull_request, state="merged", mergeable_state="merged", merged_at=db.stamp(), merged_by=actor,

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from servers.domains.code_host import git
 from servers.domains.code_host.model import Branch, Release, Repo, code_host
-from servers.domains.code_host.rules import LIVE_REPO, MAINTAINED_REPO, SAME_REPO, SEMVER, me, repo_for
+from servers.domains.code_host.rules import LIVE_REPO, MAINTAINED_REPO, SAME_REPO, SEMVER, repo_for
 from servers.kit import Db, Offset, PageSize, Ref, ToolError
 
 Tag = Annotated[
@@ -88,7 +88,7 @@ def create_release(
         )
     release = db.insert(Release, repo_id=repo, tag=tag, name=name or tag, target_branch=branch["name"],
                         commit_id=branch["head_commit_id"], notes=notes, prerelease=prerelease,
-                        author_id=me(db)["id"], created_at=db.stamp())  # fmt: skip
+                        author_id=db.actor()["id"], created_at=db.stamp())  # fmt: skip
     return {
         **release,
         "prerelease": bool(release["prerelease"]),

@@ -18,7 +18,6 @@ from servers.domains.code_host.rules import (
     BranchName,
     branch_for,
     label,
-    me,
     permission,
     repo_for,
     split,
@@ -53,7 +52,7 @@ VISIBLE = f"(id IN {READ_REPOS} OR visibility = 'public')"
 
 
 def present_repo(db: Db, repo: dict) -> dict:
-    user = me(db)
+    user = db.actor()
     return {
         **repo,
         "archived": bool(repo["archived"]),
@@ -194,7 +193,7 @@ def create_branch(
         name=name,
         head_commit_id=src["head_commit_id"],
         protected=False,
-        created_by=me(db)["id"],
+        created_by=db.actor()["id"],
     )
     return {
         **branch,
@@ -299,7 +298,7 @@ def set_branch_protection(
         ),
         "allow_force_push": bool(base["allow_force_push"] if allow_force_push is None else allow_force_push),
     }
-    stamp = {"updated_by": me(db)["id"], "updated_at": db.stamp(), "reason": reason}
+    stamp = {"updated_by": db.actor()["id"], "updated_at": db.stamp(), "reason": reason}
     if old:
         if all(old[k] == v for k, v in values.items()):
             return present_protection(old, row)

@@ -31,7 +31,6 @@ from servers.domains.code_host.rules import (
     branch_for,
     label,
     live_pr,
-    me,
     permission,
     pr_for,
     repo_for,
@@ -87,7 +86,7 @@ def request_reviewers(
                 ReviewRequest,
                 pr_id=pull_request,
                 user_id=uid,
-                requested_by=me(db)["id"],
+                requested_by=db.actor()["id"],
                 requested_at=db.stamp(),
             )
             added.append(uid)
@@ -120,7 +119,7 @@ def submit_review(
     if repo["archived"]:
         raise ToolError(f"repository {repo['id']} is archived and read-only")
     live_pr(row, "be reviewed")
-    user = me(db)
+    user = db.actor()
     if row["state"] == "draft" and event != "comment":
         raise ToolError(f"{label(row)} is a draft; only comments are possible until it is ready for review")
     if row["author_id"] == user["id"] and event != "comment":
@@ -159,7 +158,7 @@ def add_review_comment(
         raise ToolError(
             f"{f['path']} has {lines} lines at the head of {label(row)}; line {line} does not exist"
         )
-    return db.insert(ReviewComment, pr_id=pull_request, author_id=me(db)["id"], path=f["path"], line=line, body=body,
+    return db.insert(ReviewComment, pr_id=pull_request, author_id=db.actor()["id"], path=f["path"], line=line, body=body,
                      commit_id=row["head_commit_id"], created_at=db.stamp())  # fmt: skip
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from servers.domains.code_host.model import PERMISSIONS, Branch, PullRequest, Repo, User
+from servers.domains.code_host.model import PERMISSIONS, Branch, PullRequest, Repo
 from servers.kit import Db, ToolError
 
 ME = "(SELECT user_id FROM sessions)"
@@ -116,10 +116,6 @@ Labels = Annotated[
 # -- who is acting -----------------------------------------------------------------------------------
 
 
-def me(db: Db) -> dict:
-    return db.get(User, db.session()["user_id"])
-
-
 def permission(db: Db, repo_id: str, user_id: str) -> str | None:
     return db.scalar(
         "SELECT permission FROM collaborators WHERE repo_id = ? AND user_id = ?", repo_id, user_id
@@ -130,7 +126,7 @@ def repo_for(db: Db, repo_id: str, need: str = "read", doing: str = "change it")
     """The repository, if the signed-in user may ``doing`` with permission ``need``; archived
     repositories are read-only for everyone."""
     repo = db.find(Repo, repo_id)
-    user = me(db)
+    user = db.actor()
     have = permission(db, repo_id, user["id"]) if repo else None
     if repo is None or (have is None and repo["visibility"] != "public"):
         raise ToolError(f"repository {repo_id!r} not found (or you have no access to it)")

@@ -38,7 +38,7 @@ from servers.domains.code_host.seed_code import (
     edit,
     new_file,
 )
-from servers.kit import Db, Seeder
+from servers.kit import Db, Seeder, marks
 
 LABELS = ("bug", "enhancement", "dependencies", "docs", "needs-docs", "ready-for-qa")
 CHECKS_BASE = ("build", "test", "lint")
@@ -63,9 +63,9 @@ class Rows:
         self.checked: set[str] = set()  # commits whose checks have run
 
     def next(self, table: type) -> str:
-        n = self.counters.get(table.__prefix__, 0) + 1
-        self.counters[table.__prefix__] = n
-        return f"{table.__prefix__}-{n:06d}"
+        n = self.counters.get(marks(table).prefix, 0) + 1
+        self.counters[marks(table).prefix] = n
+        return f"{marks(table).prefix}-{n:06d}"
 
     def add(self, table: type, **row) -> dict:
         row = {"id": self.next(table), **row} if "id" not in row else row

@@ -41,17 +41,10 @@ Rules the service enforces, each refused with an error naming the values involve
   admin.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.crm import seed  # noqa: F401
-from servers.domains.crm import contacts  # noqa: F401
-from servers.domains.crm import accounts  # noqa: F401
-from servers.domains.crm import leads  # noqa: F401
-from servers.domains.crm import deals  # noqa: F401
-from servers.domains.crm import stages  # noqa: F401
-from servers.domains.crm import activities  # noqa: F401
-
-# isort: on
+from servers.domains.crm import accounts, activities, contacts, deals, leads, seed, stages
 from servers.domains.crm.model import crm
+
+# the modules that declare the domain; its tools are shown to agents in this order
+crm.include(seed, contacts, accounts, deals, leads, stages, activities)
 
 __all__ = ["crm"]

@@ -17,7 +17,6 @@ from servers.domains.crm.rules import (
     check_edit,
     check_territory,
     label,
-    me,
     nothing_changes,
     page,
     search_order,
@@ -148,7 +147,7 @@ def update_account(
         type: prospect, customer or partner.
         employees: The new head count.
     """
-    actor = me(db)
+    actor = db.actor()
     a = db.get(Account, account)
     check_edit(db, actor, Account, a)
     if a["type"] == "internal":
@@ -186,7 +185,7 @@ def list_users(
         role: rep, manager or admin.
         active_only: Leave out deactivated users (default true).
     """
-    actor = me(db)
+    actor = db.actor()
     conds, params = ["territory_id = ?"], [team or actor["territory_id"]]
     if role:
         conds.append("role = ?")

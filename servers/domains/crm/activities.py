@@ -26,7 +26,6 @@ from servers.domains.crm.rules import (
     editable_lead,
     future_day,
     label,
-    me,
     page,
     present,
 )
@@ -121,7 +120,7 @@ def log_activity(
         account: The account it was about.
         lead: The lead it was with (not a converted one).
     """
-    actor = me(db)
+    actor = db.actor()
     where = _targets(db, contact, deal, account, lead)
     if contact and kind in OUTBOUND:
         c = db.get(Contact, contact)
@@ -177,7 +176,7 @@ def create_task(
         lead: The lead it concerns.
         owner: Who does it (default: you).
     """
-    actor = me(db)
+    actor = db.actor()
     future_day(db, due_day, "due day")
     owner_row = check_assign(db, actor, owner) if owner else actor
     where = (
@@ -208,7 +207,7 @@ def create_task(
 )
 def complete_task(db: Db, task: Ref[Activity, OPEN_TASK]) -> dict:
     """Mark an open task done. Only its owner, the owner's manager or an admin may complete it."""
-    actor = me(db)
+    actor = db.actor()
     t = db.get(Activity, task)
     if t["kind"] != "task":
         raise ToolError(f"activity {task} is a {t['kind']}, not a task; only tasks are completed")
@@ -253,7 +252,7 @@ def list_tasks(
     conds, params = ["kind = 'task'"], []
     if owner or not deal:
         conds.append("owner_id = ?")
-        params.append(owner or me(db)["id"])
+        params.append(owner or db.actor()["id"])
     if deal:
         conds.append("deal_id = ?")
         params.append(deal)

@@ -27,7 +27,6 @@ from servers.domains.crm.rules import (
     check_assign,
     check_edit,
     label,
-    me,
     nothing_changes,
     page,
     present,
@@ -179,7 +178,7 @@ def create_contact(
         phone: Their phone number.
         owner: The user who will own the contact (default: you).
     """
-    actor = me(db)
+    actor = db.actor()
     email = email.lower()
     _email_taken(db, email)
     domain = email.rsplit("@", 1)[1].lower()
@@ -240,7 +239,7 @@ def update_contact(
             evangelist, other, in that order).
         do_not_contact: true when they opted out of calls and emails.
     """
-    actor = me(db)
+    actor = db.actor()
     c = db.get(Contact, contact)
     check_edit(db, actor, Contact, c)
     asked = {"title": title, "phone": phone, "owner_id": owner, "lifecycle_stage": lifecycle_stage}
@@ -292,7 +291,7 @@ def merge_contacts(db: Db, primary: Ref[Contact, ORIGINAL], duplicate: Ref[Conta
     """
     if primary == duplicate:
         raise ToolError(f"cannot merge contact {primary} into itself; pick two different records")
-    actor = me(db)
+    actor = db.actor()
     keep, drop = db.get(Contact, primary), db.get(Contact, duplicate)
     for row in (keep, drop):
         check_edit(db, actor, Contact, row)

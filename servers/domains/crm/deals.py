@@ -34,7 +34,6 @@ from servers.domains.crm.rules import (
     future_day,
     label,
     lifecycle_forward,
-    me,
     nothing_changes,
     open_deal,
     page,
@@ -261,7 +260,7 @@ def create_deal(
         primary_contact: The main contact, someone at the account.
         owner: Who owns the deal (default: you).
     """
-    actor = me(db)
+    actor = db.actor()
     a = account_for_deal(db, account)
     check_edit(db, actor, Account, a)
     contact = contact_at(db, primary_contact, a) if primary_contact else None
@@ -312,7 +311,7 @@ def update_deal(
         primary_contact: The new main contact, someone at the deal's account.
         name: A new name.
     """
-    actor = me(db)
+    actor = db.actor()
     d = open_deal(db, deal, "be edited")
     check_edit(db, actor, Deal, d)
     asked = {
@@ -352,7 +351,7 @@ def add_contact_to_deal(db: Db, deal: MyDeal, contact: ExternalContact, role: De
         contact: Someone at the deal's account.
         role: decision_maker, champion, influencer or user.
     """
-    actor = me(db)
+    actor = db.actor()
     d = open_deal(db, deal, "take new contacts")
     check_edit(db, actor, Deal, d)
     c = contact_at(db, contact, db.get(Account, d["account_id"]))

@@ -37,14 +37,12 @@ from servers.domains.crm.rules import (
     editable_lead,
     label,
     lifecycle_forward,
-    me,
     nothing_changes,
     page,
     search_order,
 )
-from servers.kit import Day, Db, Email, Offset, PageSize, Ref, ShortText, ToolError, geo
+from servers.kit import City, Day, Db, Email, Offset, PageSize, Ref, ShortText, ToolError
 
-City = Literal[tuple(c.name for c in geo.CITIES)]  # the shared world's cities
 AnyStatus = Literal["new", "working", "nurturing", "qualified", "unqualified", "converted"]
 Score = Annotated[int, Field(ge=0, le=100, description="Lead score, 0-100.", examples=[40, 50, 60, 70, 80])]
 LeadQuery = Annotated[
@@ -188,7 +186,7 @@ def create_lead(
         title: Their job title.
         owner: Who works the lead (default: you); must be on the team of the lead's territory.
     """
-    actor = me(db)
+    actor = db.actor()
     email = email.lower()  # stored lowercased, like every email in the CRM
     dup = db.one(
         "SELECT id, name, status FROM leads WHERE email = ? AND status NOT IN ('converted', 'unqualified')",
@@ -260,7 +258,7 @@ def update_lead(
         owner: Who will work the lead (on the team of its territory).
         note: Why; required when marking it unqualified.
     """
-    actor = me(db)
+    actor = db.actor()
     x = editable_lead(db, lead)
     check_edit(db, actor, Lead, x)
     changes = nothing_changes(f"lead {label(x)}", x, {"status": status, "score": score, "owner_id": owner})
@@ -372,7 +370,7 @@ def convert_lead(
         close_date: The deal's expected close day (default 30 days from today).
         pipeline: The deal's pipeline (default sales).
     """
-    actor = me(db)
+    actor = db.actor()
     x = db.get(Lead, lead)
     if x["status"] == "converted":
         raise ToolError(

@@ -76,24 +76,19 @@ STAGES: tuple[tuple[str, str, str, float, bool, bool, bool, str], ...] = (
 PIPELINES = (("sales", "Sales Pipeline", True), ("renewals", "Renewals", False))
 
 
-class Territory(crm.Table):
+class Territory(crm.Table, example="west", noun="territory"):
     """A sales territory (a set of cities) and the team of the same name that works it."""
 
     __tablename__ = "territories"
-    __example__ = "west"
-    __noun__ = "territory"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     cities: Mapped[str]  # comma list of world cities
 
 
-class User(crm.Table):
+class User(crm.Table, prefix="USR", noun="user", people={"name": "name", "email": "email", "phone": "phone"}):
     """A CRM user: the persona (USR-000001, manager of team West) and the people she works with."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __noun__ = "user"
-    __people__ = {"name": "name", "email": "email", "phone": "phone"}
     id: Mapped[str] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(unique=True)
     name: Mapped[str]
@@ -106,20 +101,14 @@ class User(crm.Table):
     active: Mapped[bool]
 
 
-class Session(crm.Table):
-    """Who is signed in to the CRM in this episode."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is signed in to the CRM in this episode.
+Session = crm.acting(User, "user_id")
 
 
-class Account(crm.Table):
+class Account(crm.Table, prefix="ACC"):
     """A company the sales team sells to: one company of the shared world."""
 
     __tablename__ = "accounts"
-    __prefix__ = "ACC"
     __table_args__ = (Index("ix_accounts_name", "name", "id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
@@ -135,18 +124,20 @@ class Account(crm.Table):
     created_at: Mapped[str]
 
 
-class Contact(crm.Table):
-    """A person at an account (a person of the shared world, or a near-duplicate record of one)."""
-
-    __tablename__ = "contacts"
-    __prefix__ = "CON"
-    __people__ = {
+class Contact(
+    crm.Table,
+    prefix="CON",
+    people={
         "name": "name",
         "first_name": "first_name",
         "last_name": "last_name",
         "email": "email",
         "phone": "phone",
-    }
+    },
+):
+    """A person at an account (a person of the shared world, or a near-duplicate record of one)."""
+
+    __tablename__ = "contacts"
     id: Mapped[str] = mapped_column(primary_key=True)
     __table_args__ = (Index("ix_contacts_name", "name", "id"),)
     first_name: Mapped[str]
@@ -162,19 +153,17 @@ class Contact(crm.Table):
     created_at: Mapped[str]
 
 
-class Pipeline(crm.Table):
+class Pipeline(crm.Table, example="sales"):
     __tablename__ = "pipelines"
-    __example__ = "sales"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     is_default: Mapped[bool]
 
 
-class Stage(crm.Table):
+class Stage(crm.Table, example="negotiation"):
     """A pipeline stage: its win probability, whether it closes the deal, and what it requires."""
 
     __tablename__ = "stages"
-    __example__ = "negotiation"
     id: Mapped[str] = mapped_column(primary_key=True)
     pipeline_id: Mapped[str] = mapped_column(ForeignKey("pipelines.id"))
     name: Mapped[str]
@@ -186,9 +175,8 @@ class Stage(crm.Table):
     requires: Mapped[str]  # comma list: amount, primary_contact, lost_reason
 
 
-class Deal(crm.Table):
+class Deal(crm.Table, prefix="DEL"):
     __tablename__ = "deals"
-    __prefix__ = "DEL"
     __table_args__ = (
         Index("ix_deals_owner_status", "owner_id", "status"),
         Index("ix_deals_close", "close_date", "id"),
@@ -209,12 +197,10 @@ class Deal(crm.Table):
     last_activity_at: Mapped[str]
 
 
-class DealContact(crm.Table):
+class DealContact(crm.Table, prefix="DLC", noun="deal contact"):
     """A contact's part in a deal."""
 
     __tablename__ = "deal_contacts"
-    __prefix__ = "DLC"
-    __noun__ = "deal contact"
     __table_args__ = (UniqueConstraint("deal_id", "contact_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     deal_id: Mapped[str] = mapped_column(ForeignKey("deals.id"), index=True)
@@ -222,12 +208,14 @@ class DealContact(crm.Table):
     role: Mapped[str]
 
 
-class Lead(crm.Table):
+class Lead(
+    crm.Table,
+    prefix="LED",
+    people={"name": "name", "first_name": "first_name", "last_name": "last_name", "email": "email"},
+):
     """Someone who showed interest and is not yet a customer relationship; converts once."""
 
     __tablename__ = "leads"
-    __prefix__ = "LED"
-    __people__ = {"name": "name", "first_name": "first_name", "last_name": "last_name", "email": "email"}
     __table_args__ = (
         Index("ix_leads_owner_status", "owner_id", "status"),
         Index("ix_leads_score", "score", "id"),
@@ -253,11 +241,10 @@ class Lead(crm.Table):
     created_at: Mapped[str]
 
 
-class Activity(crm.Table):
+class Activity(crm.Table, prefix="ACT"):
     """A logged call, email, meeting or note, or a task (kind ``task``) with a due day."""
 
     __tablename__ = "activities"
-    __prefix__ = "ACT"
     # tasks by owner and state; activities by subject (how people name a task)
     __table_args__ = (
         Index("ix_activities_tasks", "kind", "done", "owner_id"),
@@ -278,13 +265,10 @@ class Activity(crm.Table):
     created_at: Mapped[str]
 
 
-class StageHistory(crm.Table):
+class StageHistory(crm.Table, prefix="STH", noun="stage change", append_only=True):
     """Every stage a deal entered, by whom and when (creation included: from_stage_id is null)."""
 
     __tablename__ = "stage_history"
-    __prefix__ = "STH"
-    __noun__ = "stage change"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     deal_id: Mapped[str] = mapped_column(ForeignKey("deals.id"), index=True)
     from_stage_id: Mapped[str | None] = mapped_column(ForeignKey("stages.id"))

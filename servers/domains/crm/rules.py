@@ -67,11 +67,6 @@ def label(row: dict) -> str:
 # -- who is acting ------------------------------------------------------------------------------------
 
 
-def me(db: Db) -> dict:
-    """The signed-in user (the session row never changes in this service: no login tool)."""
-    return db.get(User, db.session()["user_id"])
-
-
 def who(user: dict) -> str:
     return f"{user['name']} ({user['id']}, {user['role']}, team {user['territory_id']})"
 

@@ -12,7 +12,6 @@ from servers.domains.crm.rules import (
     check_edit,
     label,
     lifecycle_forward,
-    me,
     pipeline_stages,
     stage_of,
     stage_requirements,
@@ -77,7 +76,7 @@ def move_deal_stage(
         stage: The stage to move it to, e.g. negotiation.
         lost_reason: Why it was lost (only for lost or churned).
     """
-    actor = me(db)
+    actor = db.actor()
     d = db.get(Deal, deal)
     check_edit(db, actor, Deal, d)
     st, cur = stage_of(db, stage), db.get(Stage, d["stage_id"])

@@ -43,15 +43,10 @@ Rules the service enforces:
   in:anywhere); unknown operators and malformed dates are errors that say what is supported.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.email import seed  # noqa: F401
-from servers.domains.email import account  # noqa: F401
-from servers.domains.email import reading  # noqa: F401
-from servers.domains.email import composing  # noqa: F401
-from servers.domains.email import organizing  # noqa: F401
-
-# isort: on
+from servers.domains.email import account, composing, organizing, reading, seed
 from servers.domains.email.model import email
+
+# the modules that declare the domain; its tools are shown to agents in this order
+email.include(seed, account, reading, composing, organizing)
 
 __all__ = ["email"]

@@ -23,7 +23,7 @@ from servers.domains.email.model import (
     address,
     email,
 )
-from servers.domains.email.rules import find_label, mailbox, plural, system_label
+from servers.domains.email.rules import find_label, plural, system_label
 from servers.kit import Db, Offset, PageSize, ToolError
 
 Login = address("person_id = 0", "The mailbox address to sign in to.")
@@ -59,7 +59,7 @@ def login(db: Db, address: Login, password: Password) -> dict:
     row = db.one("SELECT * FROM mailboxes WHERE lower(id) = lower(?)", address.strip())
     if row is None or row["password"] != password:
         raise ToolError(f"wrong address or password for {address!r}")
-    db.set_session(mailbox_id=row["id"], logged_in_at=db.stamp())
+    db.set_acting(mailbox_id=row["id"], logged_in_at=db.stamp())
     out = {
         "logged_in": True,
         "mailbox": row["id"],
@@ -74,8 +74,8 @@ def login(db: Db, address: Login, password: Password) -> dict:
 @email.tool(writes=[Session], idempotent=True, says=["log me out of my email", "sign out of the mailbox"])
 def logout(db: Db) -> dict:
     """Sign out; every mailbox tool then needs a new login."""
-    mbx = mailbox(db)
-    db.set_session(mailbox_id=None, logged_in_at=None)
+    mbx = db.actor()
+    db.set_acting(mailbox_id=None, logged_in_at=None)
     return {"logged_out": True, "mailbox": mbx["id"]}
 
 
@@ -97,7 +97,7 @@ def search_contacts(db: Db, query: ShortText, limit: PageSize = 20, offset: Offs
     Args:
         query: A name, part of an address, or a company.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     words = query.split()
     if not words:
         raise ToolError("give a name, address or company to look for")
@@ -142,7 +142,7 @@ def add_contact(
         company: Where they work.
         phone: A phone number.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     addr = email.strip()
     if addr.casefold() == mbx["id"].casefold():
         raise ToolError(f"{addr} is your own address; it cannot be one of your contacts")
@@ -215,7 +215,7 @@ def create_filter(
         subject_contains: Text the subject must contain.
         apply_to_existing: Also apply it to matching mail already here.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     crit = {
         k: (" ".join(v.split()) or None) if v else None
         for k, v in (("f", from_contains), ("s", subject_contains))

@@ -25,7 +25,6 @@ from servers.domains.email.rules import (
     SENDABLE_DRAFT,
     forward_subject,
     join,
-    mailbox,
     own_draft,
     own_message,
     reply_subject,
@@ -59,7 +58,7 @@ def send_email(
         subject: Up to 250 characters.
         body: Plain text, up to 20,000 characters.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     return send(db, mbx, Outgoing(to, cc or [], bcc or [], subject, body))
 
 
@@ -94,7 +93,7 @@ def reply_to_message(db: Db, message: Ref[Message, REPLYABLE], body: Body, reply
         body: The reply text, up to 20,000 characters.
         reply_all: Also reply to the other recipients.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     original = own_message(db, mbx, message)
     to, cc = _reply_recipients(db, mbx, original, reply_all)
     out = Outgoing(
@@ -136,7 +135,7 @@ def forward_message(db: Db, message: Ref[Message, FORWARDABLE], to: To, note: No
     Args:
         note: A few words above the forwarded text.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     original = own_message(db, mbx, message)
     files = db.all("SELECT * FROM attachments WHERE message_id = ? ORDER BY id", original["id"])
     out = Outgoing(
@@ -190,7 +189,7 @@ def create_draft(
         body: Plain text, up to 20,000 characters.
         reply_to: The message this draft answers.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     if not any((to, subject, body, cc, bcc, reply_to)):
         raise ToolError("an empty draft: give at least one of to, cc, bcc, subject, body or reply_to")
     thread_id = original = None
@@ -241,7 +240,7 @@ def update_draft(
         subject: Up to 250 characters.
         body: Plain text, up to 20,000 characters.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     d = own_draft(db, mbx, draft)
     values = {}
     for name, value in (("to_addrs", to), ("cc_addrs", cc), ("bcc_addrs", bcc)):
@@ -265,7 +264,7 @@ def update_draft(
 )
 def send_draft(db: Db, draft: Ref[Draft, SENDABLE_DRAFT]) -> dict:
     """Send a draft as it stands. The draft is gone afterwards: the sent message cannot be edited."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     d = own_draft(db, mbx, draft)
     if not (d["to_addrs"] or d["cc_addrs"] or d["bcc_addrs"]):
         raise ToolError(f"draft {d['id']} has no recipients; add them with update_draft first")
@@ -295,7 +294,7 @@ def send_draft(db: Db, draft: Ref[Draft, SENDABLE_DRAFT]) -> dict:
 )
 def delete_draft(db: Db, draft: Ref[Draft, "mailbox_id = (SELECT mailbox_id FROM sessions)"]) -> dict:
     """Discard a draft for good (drafts do not go to the trash)."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     d = own_draft(db, mbx, draft)
     db.delete(Draft, d["id"])
     left = db.scalar("SELECT count(*) FROM drafts WHERE mailbox_id = ?", mbx["id"])

@@ -147,14 +147,16 @@ Phone = Annotated[
 # -- tables ---------------------------------------------------------------------------------------
 
 
-class Mailbox(email.Table):
+class Mailbox(
+    email.Table,
+    example="dana.whitfield@corvid.example",
+    noun="mailbox",
+    hidden=("password",),
+    people={"email": "id", "name": "display_name"},
+):
     """A mailbox on this server, keyed by its address: one world person each (the persona's first)."""
 
     __tablename__ = "mailboxes"
-    __example__ = "dana.whitfield@corvid.example"
-    __noun__ = "mailbox"
-    __hidden__ = ("password",)
-    __people__ = {"email": "id", "name": "display_name"}
     id: Mapped[str] = mapped_column(primary_key=True)  # the address
     person_id: Mapped[int] = mapped_column(unique=True)
     display_name: Mapped[str]
@@ -165,21 +167,16 @@ class Mailbox(email.Table):
     status: Mapped[str]  # active / suspended
 
 
-class Session(email.Table):
-    """Whose mailbox this episode acts on (mailbox_id NULL = nobody is signed in)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    mailbox_id: Mapped[str | None] = mapped_column(ForeignKey("mailboxes.id"))
-    logged_in_at: Mapped[str | None]
+# Whose mailbox this episode acts on (mailbox_id NULL = nobody is signed in).
+Session = email.acting(
+    Mailbox, "mailbox_id", login="login", signed_out=True, columns={"logged_in_at": str | None}
+)
 
 
-class Label(email.Table):
+class Label(email.Table, prefix="LBL"):
     """A system label (INBOX, SENT, ... one set per mailbox) or a user's own label."""
 
     __tablename__ = "labels"
-    __prefix__ = "LBL"
     __table_args__ = (Index("ix_labels_mailbox_name", "mailbox_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     mailbox_id: Mapped[str] = mapped_column(ForeignKey("mailboxes.id"))
@@ -188,12 +185,10 @@ class Label(email.Table):
     color: Mapped[str | None]
 
 
-class Thread(email.Table):
+class Thread(email.Table, prefix="THR", noun="thread"):
     """A conversation in one mailbox: the messages that reply to one another."""
 
     __tablename__ = "threads"
-    __prefix__ = "THR"
-    __noun__ = "thread"
     id: Mapped[str] = mapped_column(primary_key=True)
     mailbox_id: Mapped[str] = mapped_column(ForeignKey("mailboxes.id"), index=True)
     subject: Mapped[str]
@@ -201,15 +196,17 @@ class Thread(email.Table):
     message_count: Mapped[int]
 
 
-class Message(email.Table):
+class Message(
+    email.Table,
+    prefix="MSG",
+    noun="email",
+    append_only=True,
+    search=("subject", "body", "from_name", "from_addr", "to_addrs"),
+):
     """One stored copy of a sent or received message. Append-only: headers and body never change;
     labels (read, starred, trash ...) live in ``message_labels``."""
 
     __tablename__ = "messages"
-    __prefix__ = "MSG"
-    __noun__ = "email"
-    __append_only__ = True
-    __search__ = ("subject", "body", "from_name", "from_addr", "to_addrs")
     __table_args__ = (
         Index("ix_messages_mailbox_sent", "mailbox_id", "sent_at"),
         Index("ix_messages_mailbox_rfc", "mailbox_id", "rfc_id"),
@@ -236,10 +233,8 @@ class Message(email.Table):
     received: Mapped[bool]  # False for the sender's own copy
 
 
-class MessageLabel(email.Table):
+class MessageLabel(email.Table, prefix="MLB", noun="message label"):
     __tablename__ = "message_labels"
-    __prefix__ = "MLB"
-    __noun__ = "message label"
     __table_args__ = (
         UniqueConstraint("message_id", "label_id"),
         # the messages of a label, without reading the link rows themselves
@@ -250,12 +245,10 @@ class MessageLabel(email.Table):
     label_id: Mapped[str] = mapped_column(ForeignKey("labels.id"))
 
 
-class Attachment(email.Table):
+class Attachment(email.Table, prefix="ATC", append_only=True):
     """A file attached to one message copy: metadata and a text preview only. Append-only."""
 
     __tablename__ = "attachments"
-    __prefix__ = "ATC"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(ForeignKey("messages.id"), index=True)
     name: Mapped[str]  # the file name
@@ -264,11 +257,10 @@ class Attachment(email.Table):
     text_preview: Mapped[str | None]
 
 
-class Draft(email.Table):
+class Draft(email.Table, prefix="DRF"):
     """An unsent message: the only kind that can still be edited. Sending turns it into messages."""
 
     __tablename__ = "drafts"
-    __prefix__ = "DRF"
     id: Mapped[str] = mapped_column(primary_key=True)
     mailbox_id: Mapped[str] = mapped_column(ForeignKey("mailboxes.id"), index=True)
     thread_id: Mapped[str | None] = mapped_column(ForeignKey("threads.id"))
@@ -282,12 +274,10 @@ class Draft(email.Table):
     updated_at: Mapped[str]
 
 
-class Contact(email.Table):
+class Contact(email.Table, prefix="CON", people={"name": "name", "email": "email", "phone": "phone"}):
     """A saved contact of one mailbox."""
 
     __tablename__ = "contacts"
-    __prefix__ = "CON"
-    __people__ = {"name": "name", "email": "email", "phone": "phone"}
     id: Mapped[str] = mapped_column(primary_key=True)
     mailbox_id: Mapped[str] = mapped_column(ForeignKey("mailboxes.id"), index=True)
     name: Mapped[str]
@@ -297,11 +287,10 @@ class Contact(email.Table):
     starred: Mapped[bool]
 
 
-class Filter(email.Table):
+class Filter(email.Table, prefix="FLT"):
     """A rule run on mail arriving in one mailbox: criteria and exactly one action."""
 
     __tablename__ = "filters"
-    __prefix__ = "FLT"
     id: Mapped[str] = mapped_column(primary_key=True)
     mailbox_id: Mapped[str] = mapped_column(ForeignKey("mailboxes.id"), index=True)
     from_contains: Mapped[str | None]

@@ -24,7 +24,6 @@ from servers.domains.email.rules import (
     in_trash,
     is_system_name,
     label_names,
-    mailbox,
     manual_label,
     own_message,
     plural,
@@ -75,7 +74,7 @@ def modify_labels(
         remove: Labels to take off, by name or id.
         whole_thread: Apply to every message of the thread that is not in the trash.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     m = own_message(db, mbx, message)
     if not add and not remove:
         raise ToolError("nothing to change: give labels to add or to remove")
@@ -116,7 +115,7 @@ def mark_read(db: Db, message: Ref[Message, UNREAD], read: bool = True, whole_th
         read: true = read, false = unread.
         whole_thread: Every message of the thread.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     m = own_message(db, mbx, message)
     unread = system_label(db, mbx["id"], "UNREAD")
     targets = scope(db, mbx, m, whole_thread)
@@ -143,7 +142,7 @@ def archive_message(db: Db, message: Ref[Message, IN_INBOX], whole_thread: bool 
     Args:
         whole_thread: Archive every inbox message of the thread.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     m = own_message(db, mbx, message)
     inbox = system_label(db, mbx["id"], "INBOX")
     targets = scope(db, mbx, m, whole_thread)
@@ -170,7 +169,7 @@ def trash_message(db: Db, message: Ref[Message, NOT_TRASHED], whole_thread: bool
     Args:
         whole_thread: Trash every message of the thread.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     m = own_message(db, mbx, message)
     if not whole_thread and in_trash(db, mbx, m["id"]):
         raise ToolError(f"email {m['id']} is already in the trash")
@@ -195,7 +194,7 @@ def trash_message(db: Db, message: Ref[Message, NOT_TRASHED], whole_thread: bool
 def untrash_message(db: Db, message: Ref[Message, IN_TRASH]) -> dict:
     """Take a message out of the trash; mail you received goes back to the inbox, your own sent
     copies do not."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     m = own_message(db, mbx, message)
     if not in_trash(db, mbx, m["id"]):
         raise ToolError(
@@ -221,7 +220,7 @@ def create_label(db: Db, name: NewLabel, color: Color | None = None) -> dict:
         name: The label's name, up to 50 characters.
         color: Its colour.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     name = " ".join(name.split())
     if not name:
         raise ToolError("a label needs a name")
@@ -245,7 +244,7 @@ def create_label(db: Db, name: NewLabel, color: Color | None = None) -> dict:
 def delete_label(db: Db, label: Ref[Label, MY_USER_LABEL]) -> dict:
     """Delete one of your own labels. Its messages stay where they are, without it; filters that
     applied it are deleted too. System labels cannot be deleted."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     row = user_label(db, mbx, label)
     unlabelled = db.execute("DELETE FROM message_labels WHERE label_id = ?", row["id"])
     filters = db.execute("DELETE FROM filters WHERE label_id = ?", row["id"])

@@ -23,7 +23,6 @@ from servers.domains.email.rules import (
     OWN_MESSAGE,
     find_label,
     full,
-    mailbox,
     own_message,
     own_thread,
     split,
@@ -90,7 +89,7 @@ def list_messages(
     Args:
         unread_only: Only unread messages.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     row = find_label(db, mbx, label)
     if row["name"] == "DRAFT" and row["kind"] == "system":
         raise ToolError("drafts are not listed here; list_drafts shows the drafts of this mailbox")
@@ -130,7 +129,7 @@ def search_messages(
         after: Only messages sent on or after this day.
         before: Only messages sent before this day.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     q = Query(db, mbx)
     if query:
         q.parse(query)
@@ -156,7 +155,7 @@ def search_messages(
 def get_message(db: Db, message: Ref[Message, OWN_MESSAGE]) -> dict:
     """One message in full: every header, the body, its labels and its attachments (metadata).
     Reading it does not mark it read; mark_read does."""
-    return full(db, own_message(db, mailbox(db), message))
+    return full(db, own_message(db, db.actor(), message))
 
 
 @email.tool(
@@ -166,7 +165,7 @@ def get_message(db: Db, message: Ref[Message, OWN_MESSAGE]) -> dict:
 )
 def get_thread(db: Db, thread: Ref[Thread, MY_THREAD]) -> dict:
     """Every message of one thread of the signed-in mailbox, oldest first."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     t = own_thread(db, mbx, thread)
     messages = db.all(
         # "+mailbox_id": by the thread index (a few rows), not the mailbox one (thousands)
@@ -190,7 +189,7 @@ def get_thread(db: Db, thread: Ref[Thread, MY_THREAD]) -> dict:
 )
 def get_attachment(db: Db, attachment: Ref[Attachment, MY_ATTACHMENT]) -> dict:
     """An attachment's file name, type, size and a text preview (files are not downloaded here)."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     row = db.find(Attachment, attachment.strip())
     owner = db.find(Message, row["message_id"]) if row else None
     if row is None or owner is None or owner["mailbox_id"] != mbx["id"]:
@@ -229,7 +228,7 @@ def list_attachments(
         query: Words the file name contains.
         kind: Only files of this type.
     """
-    mbx = mailbox(db)
+    mbx = db.actor()
     trash = find_label(db, mbx, "TRASH")["id"]
     where = [
         "m.mailbox_id = ?",
@@ -259,7 +258,7 @@ def list_attachments(
 )
 def list_labels(db: Db) -> dict:
     """Every label of the signed-in mailbox with its total and unread message counts (DRAFT counts drafts)."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     unread = find_label(db, mbx, "UNREAD")["id"]
     # totals from the label index; unread counts from the few unread messages' own labels, rather
     # than testing every labelled message of the mailbox for UNREAD (2.5 ms to 0.6 ms)
@@ -283,7 +282,7 @@ def list_labels(db: Db) -> dict:
 @email.tool(needs=[Session], returns=Draft, says=["show my drafts", "what drafts have I saved?"])
 def list_drafts(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """Drafts of the signed-in mailbox, most recently edited first."""
-    mbx = mailbox(db)
+    mbx = db.actor()
     page = db.page(
         "SELECT * FROM drafts WHERE mailbox_id = ? ORDER BY updated_at DESC, id DESC",
         mbx["id"],

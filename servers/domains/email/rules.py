@@ -3,14 +3,11 @@ the sampler uses to pick good inputs (each one the same rule the tools check).""
 
 from __future__ import annotations
 
-from typing import Any
-
 from servers.domains.email.model import (
     MINE,
     NOT_BY_HAND,
     SYSTEM_LABELS,
     Draft,
-    Mailbox,
     Message,
     MessageLabel,
     Thread,
@@ -59,14 +56,6 @@ SENDABLE_DRAFT = f"{MINE} AND (to_addrs != '' OR cc_addrs != '' OR bcc_addrs != 
 
 
 # -- who is acting ----------------------------------------------------------------------------------
-
-
-def mailbox(db: Db) -> dict[str, Any]:
-    """The signed-in mailbox, or the error that tells the agent to log in."""
-    session = db.session()
-    if session["mailbox_id"] is None:
-        raise ToolError("not logged in; call login first")
-    return db.get(Mailbox, session["mailbox_id"])
 
 
 def split(addrs: str) -> list[str]:

@@ -25,7 +25,7 @@ from servers.domains.email.model import (
     Thread,
     email,
 )
-from servers.kit import Db, Person, Seeder
+from servers.kit import Db, Person, Seeder, marks
 from servers.kit.db import format_id
 
 QUOTA_MB = 15_360.0
@@ -46,8 +46,8 @@ class Build:
         self.rfc = 0
 
     def id(self, table: Any) -> str:
-        self.n[table.__prefix__] += 1
-        return format_id(table.__prefix__, self.n[table.__prefix__])
+        self.n[marks(table).prefix] += 1
+        return format_id(marks(table).prefix, self.n[marks(table).prefix])
 
     def add(self, table: Any, **row: Any) -> str:
         row = {"id": self.id(table), **row}
@@ -161,4 +161,4 @@ def fill(s: Seeder) -> None:
 @email.variant("logged_out", first="login")
 def logged_out(db: Db) -> None:
     """Nobody is signed in: every mailbox tool fails until the user logs in."""
-    db.set_session(mailbox_id=None, logged_in_at=None)
+    db.set_acting(mailbox_id=None, logged_in_at=None)

@@ -27,17 +27,10 @@ read-only volume):
 Reads never change anything (no access times, no history).
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.filesystem import seed  # noqa: F401
-from servers.domains.filesystem import shell  # noqa: F401
-from servers.domains.filesystem import looking  # noqa: F401
-from servers.domains.filesystem import reading  # noqa: F401
-from servers.domains.filesystem import editing  # noqa: F401
-from servers.domains.filesystem import copying  # noqa: F401
-from servers.domains.filesystem import archives  # noqa: F401
-
-# isort: on
+from servers.domains.filesystem import archives, copying, editing, looking, reading, seed, shell
 from servers.domains.filesystem.model import filesystem
+
+# the modules that declare the domain; its tools are shown to agents in this order
+filesystem.include(seed, shell, looking, reading, editing, copying, archives)
 
 __all__ = ["filesystem"]

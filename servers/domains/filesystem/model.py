@@ -20,22 +20,23 @@ filesystem = Domain(
 # -- tables ---------------------------------------------------------------------------------------
 
 
-class Group(filesystem.Table):
+class Group(filesystem.Table, example="staff"):
     """A Unix group, keyed by its name."""
 
     __tablename__ = "groups"
-    __example__ = "staff"
     id: Mapped[str] = mapped_column(primary_key=True)
     gid: Mapped[int] = mapped_column(unique=True)
 
 
-class User(filesystem.Table):
+class User(
+    filesystem.Table,
+    example="dwhitfield",
+    hidden=("password",),
+    people={"username": "id", "name": "full_name"},
+):
     """A Unix account, keyed by its user name (the world person's username)."""
 
     __tablename__ = "users"
-    __example__ = "dwhitfield"
-    __hidden__ = ("password",)
-    __people__ = {"username": "id", "name": "full_name"}
     id: Mapped[str] = mapped_column(primary_key=True)
     full_name: Mapped[str]
     uid: Mapped[int] = mapped_column(unique=True)
@@ -46,20 +47,17 @@ class User(filesystem.Table):
     password: Mapped[str]
 
 
-class GroupMember(filesystem.Table):
+class GroupMember(filesystem.Table, prefix="GMB", noun="group membership"):
     __tablename__ = "group_members"
-    __prefix__ = "GMB"
-    __noun__ = "group membership"
     id: Mapped[str] = mapped_column(primary_key=True)
     group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), index=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
 
 
-class Volume(filesystem.Table):
+class Volume(filesystem.Table, prefix="VOL"):
     """A mounted file system; its used space is the sum of its nodes' sizes."""
 
     __tablename__ = "volumes"
-    __prefix__ = "VOL"
     id: Mapped[str] = mapped_column(primary_key=True)
     mount_path: Mapped[str] = mapped_column(unique=True)
     device: Mapped[str]
@@ -68,7 +66,20 @@ class Volume(filesystem.Table):
     read_only: Mapped[bool]
 
 
-class Node(filesystem.Table):
+def shown_path(db: Db, key: str) -> str:
+    """The path the current shell would type for node ``key`` (relative under the cwd, ~/ under home)."""
+    return P.display(P.actor(db), P.abspath(db, key))
+
+
+class Node(
+    filesystem.Table,
+    prefix="NOD",
+    noun="file",
+    # search_records matches what a file is called and holds; the stored path would make every
+    # entry under ~/Projects a hit for "Projects" (find and grep are the tools for paths)
+    search=("name", "kind", "content", "target", "mtime"),
+    render=shown_path,
+):
     """A file, directory or symbolic link. ``mode`` holds the octal bits (0o2775 = setgid rwxrwxr-x).
 
     ``path`` is the absolute path, kept by the POSIX engine on every create and move (like a
@@ -76,11 +87,6 @@ class Node(filesystem.Table):
     instead of a walk down the tree."""
 
     __tablename__ = "nodes"
-    __prefix__ = "NOD"
-    __noun__ = "file"
-    # search_records matches what a file is called and holds; the stored path would make every
-    # entry under ~/Projects a hit for "Projects" (find and grep are the tools for paths)
-    __search__ = ("name", "kind", "content", "target", "mtime")
     __table_args__ = (
         UniqueConstraint("parent_id", "name"),
         # "under a directory" is a range on path, "a user's files" one on owner_id; the columns the
@@ -110,17 +116,11 @@ class Node(filesystem.Table):
     mtime: Mapped[str]
     volume_id: Mapped[str] = mapped_column(ForeignKey("volumes.id"))
 
-    @staticmethod
-    def __render__(db: Db, key: str) -> str:
-        """The path the current shell would type for this node (relative under the cwd, ~/ under home)."""
-        return P.display(P.actor(db), P.abspath(db, key))
 
-
-class ArchiveMember(filesystem.Table):
+class ArchiveMember(filesystem.Table, prefix="ARM"):
     """One entry stored in a ``.tar`` file."""
 
     __tablename__ = "archive_members"
-    __prefix__ = "ARM"
     id: Mapped[str] = mapped_column(primary_key=True)
     archive_id: Mapped[str] = mapped_column(ForeignKey("nodes.id"), index=True)
     rel_path: Mapped[str]
@@ -133,17 +133,11 @@ class ArchiveMember(filesystem.Table):
     mtime: Mapped[str]
 
 
-class Session(filesystem.Table):
-    """The shell: who is acting, where, and with which umask. Directory ids are plain node ids."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
-    cwd_id: Mapped[str]
-    oldpwd_id: Mapped[str | None]
-    dir_stack: Mapped[str]  # comma-separated node ids, top of the stack first
-    umask: Mapped[int]
+# The shell: who is acting, where, and with which umask. Directory ids are plain node ids.
+# dir_stack: comma-separated node ids, top of the stack first
+Session = filesystem.acting(
+    User, "user_id", columns={"cwd_id": str, "oldpwd_id": str | None, "dir_stack": str, "umask": int}
+)
 
 
 # -- what good arguments look like (sampler conditions) ----------------------------------------------

@@ -111,7 +111,7 @@ def actor(db: Db) -> Actor:
 
 
 def _actor_rows(db: Db) -> Actor:
-    s = db.session()
+    s = db.acting()
     u = db.one("SELECT * FROM users WHERE id = ?", s["user_id"])
     groups = {r["group_id"] for r in db.all("SELECT group_id FROM group_members WHERE user_id = ?", u["id"])}
     groups.add(u["group_id"])

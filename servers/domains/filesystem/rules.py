@@ -8,7 +8,7 @@ from typing import Any
 from servers.domains.filesystem import posix as P
 from servers.domains.filesystem.model import ArchiveMember, Node
 from servers.domains.filesystem.posix import FsError, worded
-from servers.kit import Db, ToolError
+from servers.kit import Db, ToolError, marks
 
 # -- helpers shared by the tools ------------------------------------------------------------------
 
@@ -118,7 +118,7 @@ class NewEntries:
     def add(self, parent: dict[str, Any], name: str, kind: str, **values: Any) -> dict[str, Any]:
         """The new entry's row as SQLite will hand it back (table order, booleans as 0/1)."""
         row = _new_row(self.a, parent, name, kind, values, self.db.stamp())
-        row["id"] = f"{Node.__prefix__}-{self.first + len(self.rows):06d}"
+        row["id"] = f"{marks(Node).prefix}-{self.first + len(self.rows):06d}"
         stored = {c: int(row[c]) if isinstance(row[c], bool) else row[c] for c in _NODE_COLUMNS}
         self.rows.append(tuple(stored.values()))
         return stored
@@ -153,7 +153,7 @@ def _add_members(db: Db, archive_id: str, members: list[dict[str, Any]]) -> None
     db.conn.executemany(
         f"INSERT INTO archive_members ({cols}) VALUES ({', '.join('?' * (len(_MEMBER_COLUMNS) + 2))})",
         [
-            (f"{ArchiveMember.__prefix__}-{first + i:06d}", archive_id, *(m[c] for c in _MEMBER_COLUMNS))
+            (f"{marks(ArchiveMember).prefix}-{first + i:06d}", archive_id, *(m[c] for c in _MEMBER_COLUMNS))
             for i, m in enumerate(members)
         ],
     )
@@ -190,7 +190,7 @@ def _tilde(a: P.Actor, path: str) -> str:
 
 
 def _stack(db: Db) -> list[str]:
-    raw = db.session()["dir_stack"]
+    raw = db.acting()["dir_stack"]
     return [x for x in raw.split(",") if x] if raw else []
 
 

@@ -334,10 +334,10 @@ def in_project(db: Db) -> None:
     home = db.scalar("SELECT home FROM users WHERE id = (SELECT user_id FROM sessions)")
     a = P.actor(db)
     project = P.resolve(db, a, home + "/current")
-    db.set_session(cwd_id=project["id"], oldpwd_id=a.cwd_id, dir_stack=a.cwd_id)
+    db.set_acting(cwd_id=project["id"], oldpwd_id=a.cwd_id, dir_stack=a.cwd_id)
 
 
 @filesystem.variant("root_shell")
 def root_shell(db: Db) -> None:
     """The shell is a root shell (after su), still in the persona's home."""
-    db.set_session(user_id="root")
+    db.set_acting(user_id="root")

@@ -43,14 +43,14 @@ def cd(db: Db, path: PathRef[Node, SUBDIR] | None = None) -> dict:
     """
     a = P.actor(db)
     if path == "-":
-        old = db.session()["oldpwd_id"]
+        old = db.acting()["oldpwd_id"]
         if not old:
             raise ToolError("cd: OLDPWD not set")
         if P.node(db, old) is None:
             raise ToolError("cd: -: No such file or directory (the previous directory was removed)")
         path = P.abspath(db, old)
     n = _cd(db, a, path or a.home, "cd")
-    db.set_session(cwd_id=n["id"], oldpwd_id=a.cwd_id)
+    db.set_acting(cwd_id=n["id"], oldpwd_id=a.cwd_id)
     return {"cwd": _abs(db, n), "previous": a.cwd}
 
 
@@ -70,7 +70,7 @@ def pushd(db: Db, path: PathRef[Node, SUBDIR]) -> dict:
     stack = [a.cwd_id, *_stack(db)]
     if len(stack) > 20:
         raise ToolError("pushd: directory stack full (20 entries); popd first")
-    db.set_session(cwd_id=n["id"], oldpwd_id=a.cwd_id, dir_stack=",".join(stack))
+    db.set_acting(cwd_id=n["id"], oldpwd_id=a.cwd_id, dir_stack=",".join(stack))
     return {"cwd": _abs(db, n), "stack": [_tilde(a, P.abspath(db, i)) for i in stack if P.node(db, i)]}
 
 
@@ -90,7 +90,7 @@ def popd(db: Db) -> dict:
     if top is None:
         raise ToolError("popd: the directory on top of the stack was removed: No such file or directory")
     n = _cd(db, a, P.abspath(db, top["id"]), "popd")
-    db.set_session(cwd_id=n["id"], oldpwd_id=a.cwd_id, dir_stack=",".join(stack[1:]))
+    db.set_acting(cwd_id=n["id"], oldpwd_id=a.cwd_id, dir_stack=",".join(stack[1:]))
     return {"cwd": _abs(db, n), "stack": [_tilde(a, P.abspath(db, i)) for i in stack[1:] if P.node(db, i)]}
 
 
@@ -160,7 +160,7 @@ def su(
         raise ToolError(f"su: user {user} does not exist")
     if not a.root and password != u["password"]:
         raise ToolError("su: Authentication failure")
-    db.set_session(user_id=u["id"])
+    db.set_acting(user_id=u["id"])
     return {**_identity(db, u), "home": u["home"]}
 
 
@@ -176,7 +176,7 @@ def umask(db: Db, mask: Umask) -> dict:
         mask: Three octal digits, e.g. 022 (files rw-r--r--) or 077 (private).
     """
     value = int(mask, 8)
-    db.set_session(umask=value)
+    db.set_acting(umask=value)
     return {
         "umask": f"{value:04o}",
         "new_files": P.mode_string("file", 0o666 & ~value),

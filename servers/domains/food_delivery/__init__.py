@@ -57,17 +57,10 @@ Rules the platform enforces, each refused with an error naming the values involv
 Order events and refunds are append-only.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.food_delivery import seed  # noqa: F401
-from servers.domains.food_delivery import places  # noqa: F401
-from servers.domains.food_delivery import carts  # noqa: F401
-from servers.domains.food_delivery import checkout  # noqa: F401
-from servers.domains.food_delivery import orders  # noqa: F401
-from servers.domains.food_delivery import kitchen  # noqa: F401
-from servers.domains.food_delivery import dispatch  # noqa: F401
-
-# isort: on
+from servers.domains.food_delivery import carts, checkout, dispatch, kitchen, orders, places, seed
 from servers.domains.food_delivery.model import food_delivery
+
+# the modules that declare the domain; its tools are shown to agents in this order
+food_delivery.include(seed, places, carts, checkout, orders, kitchen, dispatch)
 
 __all__ = ["food_delivery"]

@@ -10,7 +10,6 @@ from servers.domains.food_delivery.model import (
     MAX_SCHEDULE_DAYS,
     MAX_TIP_SHARE,
     MIN_SCHEDULE_MINUTES,
-    WEEKDAYS,
     CartItem,
     Customer,
     Order,
@@ -41,7 +40,7 @@ from servers.domains.food_delivery.rules import (
     subtotal_of,
     where_to,
 )
-from servers.kit import Db, Moment, ToolError
+from servers.kit import WEEKDAYS, Db, Moment, ToolError
 
 
 def _when(db: Db, r: dict[str, Any], scheduled_for: str | None) -> datetime | None:

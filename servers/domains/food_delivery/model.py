@@ -44,7 +44,6 @@ RefundMethod = Literal["original", "credit"]
 CourierVehicle = Literal["bike", "scooter", "car"]
 CourierStatus = Literal["offline", "available", "busy"]
 ROUTE_MODE = {"bike": "cycling", "scooter": "driving", "car": "driving"}  # geo.route mode per vehicle
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 MAX_LINE_QUANTITY = 30
 MAX_TIP_SHARE = 0.5  # a tip may be at most half the subtotal
@@ -56,13 +55,15 @@ MIN_SCHEDULE_MINUTES = 30
 HANDOFF_MINUTES = 5  # courier parks, climbs the stairs, hands over the bag
 
 
-class Customer(food_delivery.Table):
+class Customer(
+    food_delivery.Table,
+    prefix="CUS",
+    people={"name": "name", "email": "email", "phone": "phone", "city": "city"},
+):
     """A customer account: one person of the shared world, delivering to their home address
     (CUS-000001 is the persona)."""
 
     __tablename__ = "customers"
-    __prefix__ = "CUS"
-    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(unique=True)
     name: Mapped[str]
@@ -79,12 +80,11 @@ class Customer(food_delivery.Table):
     joined_on: Mapped[str]
 
 
-class Restaurant(food_delivery.Table):
+class Restaurant(food_delivery.Table, prefix="RST"):
     """A restaurant of the shared world (same name, address, hours and phone as maps and bank
     statements show), with the platform's own delivery settings."""
 
     __tablename__ = "restaurants"
-    __prefix__ = "RST"
     __table_args__ = (Index("ix_restaurants_city_cuisine", "city", "cuisine"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(index=True)
@@ -108,12 +108,10 @@ class Restaurant(food_delivery.Table):
     delivery_fee: Mapped[float]
 
 
-class OpeningHours(food_delivery.Table):
+class OpeningHours(food_delivery.Table, prefix="HRS", noun="opening hours"):
     """One weekday's opening hours, local time (no row: closed that day)."""
 
     __tablename__ = "opening_hours"
-    __prefix__ = "HRS"
-    __noun__ = "opening hours"
     __table_args__ = (Index("ix_opening_hours_day", "restaurant_id", "weekday"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     restaurant_id: Mapped[str] = mapped_column(ForeignKey("restaurants.id"))
@@ -123,10 +121,8 @@ class OpeningHours(food_delivery.Table):
     closes: Mapped[str]
 
 
-class MenuItem(food_delivery.Table):
+class MenuItem(food_delivery.Table, prefix="ITM", noun="menu item"):
     __tablename__ = "menu_items"
-    __prefix__ = "ITM"
-    __noun__ = "menu item"
     id: Mapped[str] = mapped_column(primary_key=True)
     restaurant_id: Mapped[str] = mapped_column(ForeignKey("restaurants.id"), index=True)
     name: Mapped[str]
@@ -140,12 +136,10 @@ class MenuItem(food_delivery.Table):
     spicy: Mapped[bool]
 
 
-class ItemOption(food_delivery.Table):
+class ItemOption(food_delivery.Table, prefix="OPT", noun="item option"):
     """A choice on a menu item: a size (pick one of the group) or an add-on (any of the group)."""
 
     __tablename__ = "item_options"
-    __prefix__ = "OPT"
-    __noun__ = "item option"
     id: Mapped[str] = mapped_column(primary_key=True)
     item_id: Mapped[str] = mapped_column(ForeignKey("menu_items.id"), index=True)
     group_name: Mapped[str]  # "size", "add-ons", "spice level"
@@ -154,12 +148,10 @@ class ItemOption(food_delivery.Table):
     price_delta: Mapped[float]
 
 
-class CartItem(food_delivery.Table):
+class CartItem(food_delivery.Table, prefix="CRT", noun="cart line"):
     """A line of a customer's cart; every line of one cart is from the same restaurant."""
 
     __tablename__ = "cart_items"
-    __prefix__ = "CRT"
-    __noun__ = "cart line"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     restaurant_id: Mapped[str] = mapped_column(ForeignKey("restaurants.id"), index=True)
@@ -172,12 +164,10 @@ class CartItem(food_delivery.Table):
     added_at: Mapped[str]
 
 
-class Promo(food_delivery.Table):
+class Promo(food_delivery.Table, example="WELCOME5", noun="promo code"):
     """A promo code, keyed by the code customers type."""
 
     __tablename__ = "promos"
-    __example__ = "WELCOME5"
-    __noun__ = "promo code"
     id: Mapped[str] = mapped_column(primary_key=True)
     description: Mapped[str]
     kind: Mapped[str]  # percent / amount / free_delivery
@@ -189,11 +179,10 @@ class Promo(food_delivery.Table):
     uses: Mapped[int]
 
 
-class Courier(food_delivery.Table):
+class Courier(food_delivery.Table, prefix="CUR"):
     """A courier (a person of the shared world) who delivers in their home city."""
 
     __tablename__ = "couriers"
-    __prefix__ = "CUR"
     __table_args__ = (Index("ix_couriers_city_status", "city", "status"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
@@ -207,13 +196,12 @@ class Courier(food_delivery.Table):
     deliveries: Mapped[int]
 
 
-class Order(food_delivery.Table):
+class Order(food_delivery.Table, prefix="ORD"):
     """An order and its money: ``total`` = subtotal + delivery + service + tip - discount, paid by
     ``credit_applied`` (platform credit) and ``card_charged`` (the card on file). Times are local
     to the restaurant."""
 
     __tablename__ = "orders"
-    __prefix__ = "ORD"
     # (owner, status) pairs, so "a refundable order of this customer" probes the owner's orders;
     # (status, id, money) covers the sampler's status conditions without reading the rows
     __table_args__ = (
@@ -259,10 +247,8 @@ class Order(food_delivery.Table):
     reject_reason: Mapped[str | None]
 
 
-class OrderItem(food_delivery.Table):
+class OrderItem(food_delivery.Table, prefix="OIT", noun="order item"):
     __tablename__ = "order_items"
-    __prefix__ = "OIT"
-    __noun__ = "order item"
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     item_id: Mapped[str] = mapped_column(ForeignKey("menu_items.id"), index=True)
@@ -273,13 +259,10 @@ class OrderItem(food_delivery.Table):
     note: Mapped[str]
 
 
-class OrderEvent(food_delivery.Table):
+class OrderEvent(food_delivery.Table, prefix="OEV", noun="order event", append_only=True):
     """The tracking history of an order: one row per step it took. Append-only."""
 
     __tablename__ = "order_events"
-    __prefix__ = "OEV"
-    __noun__ = "order event"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     status: Mapped[str]  # placed / accepted / courier_assigned / ready / picked_up / delivered / ...
@@ -287,12 +270,10 @@ class OrderEvent(food_delivery.Table):
     at: Mapped[str]
 
 
-class Refund(food_delivery.Table):
+class Refund(food_delivery.Table, prefix="RFN", append_only=True):
     """Money given back on an order, to the card (``original``) or as platform credit. Append-only."""
 
     __tablename__ = "refunds"
-    __prefix__ = "RFN"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     amount: Mapped[float]
@@ -301,11 +282,10 @@ class Refund(food_delivery.Table):
     at: Mapped[str]
 
 
-class Rating(food_delivery.Table):
+class Rating(food_delivery.Table, prefix="RAT"):
     """A customer's rating of a delivered order (one per order)."""
 
     __tablename__ = "ratings"
-    __prefix__ = "RAT"
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), unique=True)
     stars: Mapped[int]

@@ -29,25 +29,8 @@ from servers.domains.food_delivery.rules import (
     local_moment,
     utc_offset,
 )
-from servers.kit import Db, Moment, Offset, PageSize, ShortText, ToolError, geo
+from servers.kit import City, Db, Moment, Offset, PageSize, ShortText, ToolError, geo
 
-CityName = Literal[
-    "Portland",
-    "Seattle",
-    "San Francisco",
-    "Los Angeles",
-    "Denver",
-    "Austin",
-    "Chicago",
-    "Atlanta",
-    "Boston",
-    "New York",
-    "Miami",
-    "Toronto",
-    "London",
-    "Berlin",
-    "Tokyo",
-]
 SortBy = Literal["rating", "distance", "delivery_fee", "name"]
 Availability = Literal["available", "sold_out"]
 Query = Annotated[
@@ -58,7 +41,7 @@ Query = Annotated[
 @food_delivery.tool(
     says=["what time is it in {city}?", "what's the date and time right now in {city}?"],
 )
-def get_current_time(db: Db, city: CityName = "Portland") -> dict:
+def get_current_time(db: Db, city: City = "Portland") -> dict:
     """The reference moment as local time in a city, with its time zone and UTC offset.
 
     The platform runs on each city's local time: opening hours, order times and ETAs are local

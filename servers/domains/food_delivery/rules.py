@@ -16,7 +16,6 @@ from servers.domains.food_delivery.model import (
     SERVICE_MAX,
     SERVICE_MIN,
     SERVICE_RATE,
-    WEEKDAYS,
     Courier,
     Customer,
     MenuItem,
@@ -25,7 +24,7 @@ from servers.domains.food_delivery.model import (
     Promo,
     Restaurant,
 )
-from servers.kit import Db, Ref, ShortText, ToolError, geo
+from servers.kit import WEEKDAYS, Db, Ref, ShortText, ToolError, geo
 
 # -- SQL conditions (the sampler's picks; the tools check the same rules) --------------------------
 

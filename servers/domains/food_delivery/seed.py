@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from servers.domains.food_delivery.model import (
-    WEEKDAYS,
     Customer,
     ItemOption,
     MenuItem,
@@ -17,7 +16,7 @@ from servers.domains.food_delivery.model import (
 )
 from servers.domains.food_delivery.seed_menu import DESCRIPTIONS, MENUS, PRICE_SCALE
 from servers.domains.food_delivery.seed_orders import seed_orders
-from servers.kit import Seeder, geo
+from servers.kit import WEEKDAYS, Seeder, geo
 from servers.kit.db import format_id
 
 RADII = (3.0, 4.0, 5.0, 5.0, 6.0, 6.0, 8.0)

@@ -52,17 +52,10 @@ Alarm codes and lock codes are secrets: discovery tools never show them and no t
 Readings and the event log are append-only; every successful command appends an event.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.iot_devices import seed  # noqa: F401
-from servers.domains.iot_devices import homes  # noqa: F401
-from servers.domains.iot_devices import actuators  # noqa: F401
-from servers.domains.iot_devices import security  # noqa: F401
-from servers.domains.iot_devices import history  # noqa: F401
-from servers.domains.iot_devices import scenes  # noqa: F401
-from servers.domains.iot_devices import automations  # noqa: F401
-
-# isort: on
+from servers.domains.iot_devices import actuators, automations, history, homes, scenes, security, seed
 from servers.domains.iot_devices.model import iot_devices
+
+# the modules that declare the domain; its tools are shown to agents in this order
+iot_devices.include(seed, homes, actuators, security, history, scenes, automations)
 
 __all__ = ["iot_devices"]

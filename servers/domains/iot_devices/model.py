@@ -100,12 +100,14 @@ def kind_label(kind: str) -> str:
     return kind.replace("_", " ")
 
 
-class User(iot_devices.Table):
+class User(
+    iot_devices.Table,
+    prefix="USR",
+    people={"name": "name", "email": "email", "phone": "phone", "city": "city"},
+):
     """A person with an account on the smart-home service (a world person)."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(unique=True)
     name: Mapped[str]
@@ -114,19 +116,12 @@ class User(iot_devices.Table):
     city: Mapped[str]
 
 
-class Session(iot_devices.Table):
-    """Who is signed in to the app in this episode."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is signed in to the app in this episode.
+Session = iot_devices.acting(User, "user_id")
 
 
-class Home(iot_devices.Table):
+class Home(iot_devices.Table, prefix="HOM", hidden=("alarm_code",)):
     __tablename__ = "homes"
-    __prefix__ = "HOM"
-    __hidden__ = ("alarm_code",)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     address: Mapped[str]
@@ -138,11 +133,10 @@ class Home(iot_devices.Table):
     alarm_changed_at: Mapped[str]
 
 
-class Resident(iot_devices.Table):
+class Resident(iot_devices.Table, prefix="RES"):
     """A user's membership of a home, with the role that decides what they may do there."""
 
     __tablename__ = "residents"
-    __prefix__ = "RES"
     __table_args__ = (
         UniqueConstraint("home_id", "user_id"),
         Index("ix_residents_user", "user_id", "role", "home_id"),
@@ -154,9 +148,8 @@ class Resident(iot_devices.Table):
     since: Mapped[str]
 
 
-class Room(iot_devices.Table):
+class Room(iot_devices.Table, prefix="ROM"):
     __tablename__ = "rooms"
-    __prefix__ = "ROM"
     __table_args__ = (UniqueConstraint("home_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     home_id: Mapped[str] = mapped_column(ForeignKey("homes.id"), index=True)
@@ -164,12 +157,10 @@ class Room(iot_devices.Table):
     floor: Mapped[int]
 
 
-class Device(iot_devices.Table):
+class Device(iot_devices.Table, prefix="DEV", hidden=("owner_code",)):
     """One device; columns a kind does not use are NULL (a lock has no brightness)."""
 
     __tablename__ = "devices"
-    __prefix__ = "DEV"
-    __hidden__ = ("owner_code",)
     __table_args__ = (
         UniqueConstraint("home_id", "name"),
         # the sampler's conditions are "a device of these kinds, in this state, in one of my homes":
@@ -218,12 +209,10 @@ class Device(iot_devices.Table):
     last_changed_at: Mapped[str]
 
 
-class Reading(iot_devices.Table):
+class Reading(iot_devices.Table, prefix="RDG", append_only=True):
     """One sensor or meter sample (local time of the home); only ever appended."""
 
     __tablename__ = "readings"
-    __prefix__ = "RDG"
-    __append_only__ = True
     __table_args__ = (Index("ix_readings_device", "device_id", "metric", "at"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     device_id: Mapped[str] = mapped_column(ForeignKey("devices.id"))
@@ -232,9 +221,8 @@ class Reading(iot_devices.Table):
     at: Mapped[str]
 
 
-class Scene(iot_devices.Table):
+class Scene(iot_devices.Table, prefix="SCN"):
     __tablename__ = "scenes"
-    __prefix__ = "SCN"
     __table_args__ = (UniqueConstraint("home_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     home_id: Mapped[str] = mapped_column(ForeignKey("homes.id"), index=True)
@@ -243,12 +231,10 @@ class Scene(iot_devices.Table):
     last_activated_at: Mapped[str | None]
 
 
-class SceneAction(iot_devices.Table):
+class SceneAction(iot_devices.Table, prefix="SCA", noun="scene action"):
     """What a scene sets one device to."""
 
     __tablename__ = "scene_actions"
-    __prefix__ = "SCA"
-    __noun__ = "scene action"
     id: Mapped[str] = mapped_column(primary_key=True)
     scene_id: Mapped[str] = mapped_column(ForeignKey("scenes.id"), index=True)
     device_id: Mapped[str] = mapped_column(ForeignKey("devices.id"))
@@ -259,11 +245,10 @@ class SceneAction(iot_devices.Table):
     volume_pct: Mapped[int | None]
 
 
-class Automation(iot_devices.Table):
+class Automation(iot_devices.Table, prefix="AUT"):
     """When a trigger fires (and the optional home-mode condition holds), run a scene or set a device."""
 
     __tablename__ = "automations"
-    __prefix__ = "AUT"
     __table_args__ = (UniqueConstraint("home_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     home_id: Mapped[str] = mapped_column(ForeignKey("homes.id"), index=True)
@@ -281,13 +266,10 @@ class Automation(iot_devices.Table):
     last_run_at: Mapped[str | None]
 
 
-class LockCode(iot_devices.Table):
+class LockCode(iot_devices.Table, prefix="LKC", noun="lock code", hidden=("code",)):
     """A PIN that opens one lock, within a time window (local time of the home)."""
 
     __tablename__ = "lock_codes"
-    __prefix__ = "LKC"
-    __noun__ = "lock code"
-    __hidden__ = ("code",)
     id: Mapped[str] = mapped_column(primary_key=True)
     device_id: Mapped[str] = mapped_column(ForeignKey("devices.id"), index=True)
     label: Mapped[str]
@@ -298,13 +280,10 @@ class LockCode(iot_devices.Table):
     created_at: Mapped[str]
 
 
-class EventLog(iot_devices.Table):
+class EventLog(iot_devices.Table, prefix="EVL", noun="event", append_only=True):
     """One thing that happened in a home: an actuation, a mode or alarm change, a code change."""
 
     __tablename__ = "event_log"
-    __prefix__ = "EVL"
-    __noun__ = "event"
-    __append_only__ = True
     __table_args__ = (Index("ix_event_log_home", "home_id", "at"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     home_id: Mapped[str] = mapped_column(ForeignKey("homes.id"))

@@ -30,15 +30,8 @@ UTC = ZoneInfo("UTC")
 # -- who is acting ------------------------------------------------------------------------------
 
 
-def me(db: Db) -> str:
-    user = db.session()["user_id"]
-    if user is None:
-        raise ToolError("nobody is signed in to the smart-home app")
-    return user
-
-
 def role_in(db: Db, home_id: str) -> str | None:
-    return db.scalar("SELECT role FROM residents WHERE home_id = ? AND user_id = ?", home_id, me(db))
+    return db.scalar("SELECT role FROM residents WHERE home_id = ? AND user_id = ?", home_id, db.actor_id())
 
 
 def label(row: dict) -> str:
@@ -128,7 +121,7 @@ def log(db: Db, home: dict, kind: str, message: str, device: dict | None = None)
         EventLog,
         home_id=home["id"],
         device_id=device["id"] if device else None,
-        user_id=me(db),
+        user_id=db.actor_id(),
         kind=kind,
         message=message,
         at=local_stamp(db, home),

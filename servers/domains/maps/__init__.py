@@ -50,15 +50,10 @@ Rules the service enforces, each refused with an error naming the values involve
   a list holds at most 200 places. You can only read and change your own saved places and lists.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.maps import seed  # noqa: F401
-from servers.domains.maps import lookup  # noqa: F401
-from servers.domains.maps import places  # noqa: F401
-from servers.domains.maps import directions  # noqa: F401
-from servers.domains.maps import saved  # noqa: F401
-
-# isort: on
+from servers.domains.maps import directions, lookup, places, saved, seed
 from servers.domains.maps.model import maps
+
+# the modules that declare the domain; its tools are shown to agents in this order
+maps.include(seed, lookup, places, directions, saved)
 
 __all__ = ["maps"]

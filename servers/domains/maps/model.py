@@ -8,6 +8,7 @@ from typing import Literal
 from sqlalchemy import ForeignKey, Index, UniqueConstraint, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from servers.kit import WEEKDAYS as FULL_WEEKDAYS
 from servers.kit import Domain
 
 maps = Domain(
@@ -93,7 +94,7 @@ SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "american": ("american", "burger", "burgers", "diner"),
 }
 WEEKDAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-DAY_NAMES: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DAY_NAMES = FULL_WEEKDAYS  # the kit's: hours are shown by full day name
 # The reference moment as every city's own wall clock shows it (the world's convention): Monday 09:00.
 REF_WEEKDAY, REF_TIME = 0, "09:00"
 # road networks: cities on one are linked by road, cities on different ones are not
@@ -111,9 +112,8 @@ UNIQUE_LABELS = ("home", "work")
 LOCAL_ROAD_KMH = 40.0  # driving between cities on the roads beside the highway (avoid_highways)
 
 
-class City(maps.Table):
+class City(maps.Table, prefix="CTY"):
     __tablename__ = "cities"
-    __prefix__ = "CTY"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(unique=True)
     region: Mapped[str]
@@ -125,11 +125,10 @@ class City(maps.Table):
     road_network: Mapped[str]
 
 
-class Address(maps.Table):
+class Address(maps.Table, prefix="ADR"):
     """A street address of the geocoding index: a point on a city's grid (``servers.kit.geo``)."""
 
     __tablename__ = "addresses"
-    __prefix__ = "ADR"
     id: Mapped[str] = mapped_column(primary_key=True)
     line: Mapped[str] = mapped_column(unique=True)  # "14 Elm St, Portland"
     number: Mapped[int]
@@ -140,13 +139,11 @@ class Address(maps.Table):
     lon: Mapped[float]
 
 
-class RoadLink(maps.Table):
+class RoadLink(maps.Table, prefix="RDL", noun="road link"):
     """The road between two cities of one network: a highway (or a car ferry crossing), maybe
     tolled, maybe closed. Every road distance is still ``geo.route`` of the two points."""
 
     __tablename__ = "road_links"
-    __prefix__ = "RDL"
-    __noun__ = "road link"
     __table_args__ = (UniqueConstraint("from_city_id", "to_city_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     from_city_id: Mapped[str] = mapped_column(ForeignKey("cities.id"))
@@ -159,12 +156,11 @@ class RoadLink(maps.Table):
     distance_km: Mapped[float]  # centre to centre, as geo.route says
 
 
-class Place(maps.Table):
+class Place(maps.Table, prefix="PLC"):
     """A place of interest. Restaurants and merchants are the shared world's, with its names,
     addresses, ratings and hours; hours are local wall-clock ``"HH:MM-HH:MM"`` or ``closed``."""
 
     __tablename__ = "places"
-    __prefix__ = "PLC"
     __table_args__ = (
         Index("ix_places_city_category", "city_id", "category"),
         # the sampler's "operational place" picks count and page these in id order
@@ -200,14 +196,12 @@ class Place(maps.Table):
     restaurant_index: Mapped[int | None]  # the world restaurant this place is, if any
 
 
-class PlaceTerm(maps.Table):
+class PlaceTerm(maps.Table, prefix="PTM", noun="search term", internal=True):
     """The search index: each word a place is found by (its name's words, its category and
     cuisine, and the words people use for them: "coffee" for a cafe, "tacos" for a taqueria)."""
 
     __tablename__ = "place_terms"
-    __prefix__ = "PTM"
-    __noun__ = "search term"
-    __internal__ = True  # the discovery tools do not list it
+    # internal: the discovery tools do not list it
     __table_args__ = (
         Index("ix_place_terms_term", "term", "place_id"),
         # a place's own terms, term included: a search checks its other words on each candidate
@@ -218,11 +212,8 @@ class PlaceTerm(maps.Table):
     place_id: Mapped[str] = mapped_column(ForeignKey("places.id"))
 
 
-class Review(maps.Table):
+class Review(maps.Table, prefix="REV", append_only=True, people={"name": "author"}):
     __tablename__ = "reviews"
-    __prefix__ = "REV"
-    __append_only__ = True
-    __people__ = {"name": "author"}
     id: Mapped[str] = mapped_column(primary_key=True)
     place_id: Mapped[str] = mapped_column(ForeignKey("places.id"), index=True)
     author: Mapped[str]
@@ -231,31 +222,23 @@ class Review(maps.Table):
     at: Mapped[str]
 
 
-class User(maps.Table):
+class User(maps.Table, prefix="USR", people={"name": "name", "email": "email", "city": "home_city"}):
     """Someone signed in to the map app: a person of the shared world (USR-000001 is the persona)."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __people__ = {"name": "name", "email": "email", "city": "home_city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
     home_city: Mapped[str]
 
 
-class Session(maps.Table):
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+Session = maps.acting(User, "user_id")
 
 
-class SavedPlace(maps.Table):
+class SavedPlace(maps.Table, prefix="SVP", noun="saved place"):
     """A place or address a user saved under a label (``home``, ``work`` or their own)."""
 
     __tablename__ = "saved_places"
-    __prefix__ = "SVP"
-    __noun__ = "saved place"
     __table_args__ = (Index("ix_saved_places_user_label", "user_id", "label"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
@@ -268,10 +251,8 @@ class SavedPlace(maps.Table):
     created_at: Mapped[str]
 
 
-class PlaceList(maps.Table):
+class PlaceList(maps.Table, prefix="LST", noun="list"):
     __tablename__ = "lists"
-    __prefix__ = "LST"
-    __noun__ = "list"
     __table_args__ = (Index("ix_lists_user_name", "user_id", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
@@ -280,10 +261,8 @@ class PlaceList(maps.Table):
     created_at: Mapped[str]
 
 
-class ListItem(maps.Table):
+class ListItem(maps.Table, prefix="LIT", noun="list item"):
     __tablename__ = "list_items"
-    __prefix__ = "LIT"
-    __noun__ = "list item"
     __table_args__ = (UniqueConstraint("list_id", "place_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     list_id: Mapped[str] = mapped_column(ForeignKey("lists.id"))

@@ -297,13 +297,6 @@ def saved_point(db: Db, label: str) -> Point | None:
     return Point(f"{row['label']} ({row['line']})", row["lat"], row["lon"], row["city"], "saved")
 
 
-def me(db: Db) -> str:
-    user = db.session()["user_id"]
-    if user is None:
-        raise ToolError("nobody is signed in to the map app")
-    return user
-
-
 def place_summary(place: dict, city: str) -> dict[str, Any]:
     return {
         "id": place["id"],

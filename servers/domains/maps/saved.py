@@ -26,10 +26,9 @@ from servers.domains.maps.rules import (
     MySaved,
     Savable,
     city_name,
-    me,
     place_summary,
 )
-from servers.kit import Db, Offset, PageSize, ShortText, ToolError, geo
+from servers.kit import Db, Offset, PageSize, ShortText, ToolError, geo, marks
 
 Label = Annotated[
     ShortText,
@@ -96,8 +95,8 @@ SAVED_SQL = (
 
 def _mine(db: Db, table: type, key: str) -> dict:
     row = db.get(table, key)
-    if row["user_id"] != me(db):
-        raise ToolError(f"{table.__noun__} {key} belongs to another user; you can only use your own")
+    if row["user_id"] != db.actor_id():
+        raise ToolError(f"{marks(table).noun} {key} belongs to another user; you can only use your own")
     return row
 
 
@@ -107,7 +106,9 @@ def _mine(db: Db, table: type, key: str) -> dict:
 )
 def list_saved_places(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """Your saved places: home, work and your own labels, with the place or address each names."""
-    return db.page(f"{SAVED_SQL} ORDER BY s.id", me(db), limit=limit, offset=offset, key="saved_places")
+    return db.page(
+        f"{SAVED_SQL} ORDER BY s.id", db.actor_id(), limit=limit, offset=offset, key="saved_places"
+    )
 
 
 def _address_row(db: Db, text: str) -> dict:
@@ -178,7 +179,7 @@ def save_place(
         address: The street address to save (or give place).
         note: A note to keep with it.
     """
-    user = me(db)
+    user = db.actor_id()
     if (place is None) == (address is None):
         raise ToolError("give either place or address to save, not both and not neither")
     label = label.strip()
@@ -246,7 +247,7 @@ def create_list(db: Db, name: ListName, description: ListAbout | None = None) ->
         name: The list's name.
         description: What the list is for.
     """
-    user = me(db)
+    user = db.actor_id()
     name = name.strip()
     dup = db.one("SELECT id FROM lists WHERE user_id = ? AND lower(name) = lower(?)", user, name)
     if dup:
@@ -261,7 +262,7 @@ def list_lists(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
         "SELECT l.id, l.name, l.description, l.created_at, "
         "(SELECT count(*) FROM list_items i WHERE i.list_id = l.id) AS places FROM lists l "
         "WHERE l.user_id = ? ORDER BY l.id",
-        me(db),
+        db.actor_id(),
         limit=limit,
         offset=offset,
         key="lists",

@@ -57,17 +57,10 @@ Rules the service enforces, each refused with an error naming the values involve
 Bids and feedback are append-only (a bid's status changes, the row stays).
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.marketplace import seed  # noqa: F401
-from servers.domains.marketplace import browsing  # noqa: F401
-from servers.domains.marketplace import bidding  # noqa: F401
-from servers.domains.marketplace import offers  # noqa: F401
-from servers.domains.marketplace import selling  # noqa: F401
-from servers.domains.marketplace import shop  # noqa: F401
-from servers.domains.marketplace import orders  # noqa: F401
-
-# isort: on
+from servers.domains.marketplace import bidding, browsing, offers, orders, seed, selling, shop
 from servers.domains.marketplace.model import marketplace
+
+# the modules that declare the domain; its tools are shown to agents in this order
+marketplace.include(seed, browsing, bidding, offers, selling, shop, orders)
 
 __all__ = ["marketplace"]

@@ -27,7 +27,6 @@ from servers.domains.marketplace.rules import (
     _live,
     _local,
     _m,
-    _me,
     _next_minimum,
     _not_mine,
     _page,
@@ -152,7 +151,7 @@ def retract_bid(db: Db, bid: Ref[Bid, RETRACTABLE], reason: RetractReason) -> di
         bid: Your latest bid on the listing.
         reason: Why you retract it.
     """
-    me = _me(db)
+    me = db.actor()
     b = db.get(Bid, bid)
     if b["bidder_id"] != me["id"]:
         raise ToolError(f"bid {bid} is not yours; you can only retract your own bids")
@@ -245,7 +244,7 @@ def list_my_bids(db: Db, status: BidState | None = None, limit: PageSize = 20, o
     Args:
         status: winning, outbid, won, lost, retracted or cancelled.
     """
-    me = _me(db)
+    me = db.actor()
     where, params = (
         [
             "b.bidder_id = ?",

@@ -22,7 +22,6 @@ from servers.domains.marketplace.rules import (
     _listing,
     _live,
     _local,
-    _me,
     _not_mine,
     _page,
     _public,
@@ -77,7 +76,7 @@ def _summaries(db: Db, page: dict) -> dict:
 def get_current_time(db: Db) -> dict:
     """The marketplace clock: the time now in UTC and on your own clock, with your time zone.
     Listing end times are stored in UTC; tools also show them on your clock."""
-    me = _me(db)
+    me = db.actor()
     return {
         "utc": db.stamp(),
         "local": _local(db, db.stamp()),
@@ -187,7 +186,7 @@ def get_listing(db: Db, listing: Ref[Listing]) -> dict:
     """One listing in full: current price, bid count, whether a reserve exists and is met (never
     its amount, unless the listing is yours), the next minimum bid, time left, Buy It Now and
     whether offers are taken, the seller and how many people watch it."""
-    me = _me(db)
+    me = db.actor()
     row = _listing(db, listing)
     out = _public(db, row, me["id"])
     seller = db.get(User, row["seller_id"])
@@ -249,7 +248,7 @@ def watch_listing(db: Db, listing: Ref[Listing, WATCHABLE], watch: bool = True) 
         listing: The listing.
         watch: true to watch, false to stop watching.
     """
-    me = _me(db)
+    me = db.actor()
     row = _listing(db, listing)
     existing = db.one("SELECT * FROM watches WHERE user_id = ? AND listing_id = ?", me["id"], listing)
     if not watch:
@@ -277,7 +276,7 @@ def watch_listing(db: Db, listing: Ref[Listing, WATCHABLE], watch: bool = True) 
 )
 def list_watched(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """Your watch list, ending soonest first: each watched listing with its current price and time left."""
-    me = _me(db)
+    me = db.actor()
     columns = (
         "w.id, w.listing_id, w.created_at AS watched_since, l.title, l.format, l.current_price, l.buy_now_price, "
         "l.bid_count, l.ends_at, l.status"

@@ -79,12 +79,14 @@ def proxy_price(ranking: list[dict], start: float, reserve: float | None) -> flo
 # -- people -----------------------------------------------------------------------------------
 
 
-class User(marketplace.Table):
+class User(
+    marketplace.Table,
+    prefix="USR",
+    people={"name": "display_name", "email": "email", "username": "username", "city": "city"},
+):
     """A marketplace account of a person of the shared world (USR-000001 is the persona)."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __people__ = {"name": "display_name", "email": "email", "username": "username", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     display_name: Mapped[str]
     username: Mapped[str] = mapped_column(unique=True)
@@ -102,38 +104,29 @@ class User(marketplace.Table):
     member_since: Mapped[str]
 
 
-class Session(marketplace.Table):
-    """Who is using the marketplace in this episode (one account is both buyer and seller)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+# Who is using the marketplace in this episode (one account is both buyer and seller).
+Session = marketplace.acting(User, "user_id")
 
 
 # -- catalogue --------------------------------------------------------------------------------
 
 
-class Category(marketplace.Table):
+class Category(marketplace.Table, prefix="CAT", noun="category"):
     """A category of the tree (top-level ones have no parent)."""
 
     __tablename__ = "categories"
-    __prefix__ = "CAT"
-    __noun__ = "category"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(unique=True)
     parent_id: Mapped[str | None] = mapped_column(ForeignKey("categories.id"))
 
 
-class Listing(marketplace.Table):
+class Listing(marketplace.Table, prefix="LST", hidden=("reserve_price", "auto_decline_below")):
     """An item for sale, as an auction or at a fixed price. Times are UTC.
 
     The reserve price and the automatic-decline floor are the seller's secrets: discovery never
     shows them and buyers only learn whether the reserve is met."""
 
     __tablename__ = "listings"
-    __prefix__ = "LST"
-    __hidden__ = ("reserve_price", "auto_decline_below")
     # covers the live-listing conditions (search, the sampler's biddable/buyable/offerable rows)
     __table_args__ = (
         Index(
@@ -180,16 +173,19 @@ class Listing(marketplace.Table):
     relisted_from: Mapped[str | None] = mapped_column(ForeignKey("listings.id"), index=True)
 
 
-class Bid(marketplace.Table):
+class Bid(
+    marketplace.Table,
+    prefix="BD",
+    hidden=("max_amount",),
+    append_only=True,
+    mutable=("status", "retract_reason"),
+):
     """A proxy bid: the most the bidder will pay. Append-only; only its status changes later.
 
     Maxima are private to the bidder: discovery never shows them."""
 
     __tablename__ = "bids"
-    __prefix__ = "BD"  # not "BID": "bid BID-000001" reads as a doubled word
-    __hidden__ = ("max_amount",)
-    __append_only__ = True
-    __mutable__ = ("status", "retract_reason")
+    # prefix: not "BID": "bid BID-000001" reads as a doubled word
     id: Mapped[str] = mapped_column(primary_key=True)
     listing_id: Mapped[str] = mapped_column(ForeignKey("listings.id"), index=True)
     bidder_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
@@ -199,11 +195,10 @@ class Bid(marketplace.Table):
     placed_at: Mapped[str]
 
 
-class Offer(marketplace.Table):
+class Offer(marketplace.Table, prefix="OFR"):
     """A buyer's best offer on a fixed-price listing, and the seller's counter-offer if any."""
 
     __tablename__ = "offers"
-    __prefix__ = "OFR"
     id: Mapped[str] = mapped_column(primary_key=True)
     listing_id: Mapped[str] = mapped_column(ForeignKey("listings.id"), index=True)
     buyer_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
@@ -218,11 +213,10 @@ class Offer(marketplace.Table):
     responded_at: Mapped[str | None]
 
 
-class Order(marketplace.Table):
+class Order(marketplace.Table, prefix="ORD"):
     """A sale: from a won auction, a Buy It Now purchase or an accepted offer."""
 
     __tablename__ = "orders"
-    __prefix__ = "ORD"
     id: Mapped[str] = mapped_column(primary_key=True)
     listing_id: Mapped[str] = mapped_column(ForeignKey("listings.id"), index=True)
     buyer_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
@@ -242,12 +236,10 @@ class Order(marketplace.Table):
     shipped_at: Mapped[str | None]
 
 
-class Watch(marketplace.Table):
+class Watch(marketplace.Table, prefix="WCH", noun="watch"):
     """A listing on a user's watch list."""
 
     __tablename__ = "watches"
-    __prefix__ = "WCH"
-    __noun__ = "watch"
     __table_args__ = (UniqueConstraint("user_id", "listing_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
@@ -255,13 +247,10 @@ class Watch(marketplace.Table):
     created_at: Mapped[str]
 
 
-class Feedback(marketplace.Table):
+class Feedback(marketplace.Table, prefix="FBK", noun="feedback", append_only=True):
     """A rating one party of an order left for the other. Append-only."""
 
     __tablename__ = "feedback"
-    __prefix__ = "FBK"
-    __noun__ = "feedback"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     from_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)

@@ -26,7 +26,6 @@ from servers.domains.marketplace.rules import (
     _live,
     _local,
     _m,
-    _me,
     _mine,
     _not_mine,
     _offer,
@@ -185,7 +184,7 @@ def list_my_offers(
     Args:
         status: Only offers in this state.
     """
-    me = _me(db)
+    me = db.actor()
     where, params = ["o.buyer_id = ?"], [me["id"]]
     if status is not None:
         where.append("o.status = ?")

@@ -24,7 +24,6 @@ from servers.domains.marketplace.rules import (
     _iso,
     _local,
     _m,
-    _me,
 )
 from servers.kit import Day, Db, Offset, PageSize, Ref, ToolError
 
@@ -54,7 +53,7 @@ OrderStatus = Literal["awaiting_payment", "paid", "shipped", "delivered", "cance
 
 def _order(db: Db, order_id: str) -> tuple[dict, dict]:
     """The order and the signed-in user, who must be its buyer or seller."""
-    me = _me(db)
+    me = db.actor()
     o = db.get(Order, order_id)
     if me["id"] not in (o["buyer_id"], o["seller_id"]):
         raise ToolError(f"order {order_id} is not one of yours (you are neither its buyer nor its seller)")
@@ -92,7 +91,7 @@ def list_orders(
         since: Only orders placed on or after this day.
         query: Words the item title must contain.
     """
-    me = _me(db)
+    me = db.actor()
     where, params = [], []
     if role is None:
         where.append("(o.buyer_id = ? OR o.seller_id = ?)")

@@ -16,7 +16,6 @@ from servers.domains.marketplace.model import (
     Listing,
     Offer,
     Order,
-    User,
     increment,
     proxy_price,
     rank_bids,
@@ -105,15 +104,9 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds")
 
 
-def _me(db: Db) -> dict:
-    """The signed-in user's account."""
-    user_id = db.session()["user_id"]
-    return db.get(User, user_id)
-
-
 def _active_me(db: Db, doing: str) -> dict:
     """The signed-in user, refused if the account may not trade."""
-    me = _me(db)
+    me = db.actor()
     if me["status"] != "active":
         raise ToolError(
             f"your account {me['username']} is {me['status']}: it can browse but cannot {doing}; "
@@ -190,7 +183,7 @@ def _live(db: Db, listing: dict, doing: str) -> None:
 
 
 def _mine(db: Db, listing: dict, doing: str) -> dict:
-    me = _me(db)
+    me = db.actor()
     if listing["seller_id"] != me["id"]:
         raise ToolError(f"cannot {doing}: listing {_label(listing)} belongs to another seller")
     return me

@@ -37,7 +37,6 @@ from servers.domains.marketplace.rules import (
     _listing,
     _live,
     _m,
-    _me,
     _mine,
     _public,
     _reserve_met,
@@ -269,7 +268,7 @@ def revise_listing(
                     f"the new price {_m(buy_now_price)} is not above your automatic-decline floor {_m(floor)}"
                 )
             changes["current_price"] = buy_now_price
-    me = _me(db)
+    me = db.actor()
     return {**_public(db, db.update(Listing, listing, **changes), me["id"]), "changed": sorted(changes)}
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from servers.domains.marketplace.model import Format, Listing, marketplace
-from servers.domains.marketplace.rules import _me, _page
+from servers.domains.marketplace.rules import _page
 from servers.kit import Db, Offset, PageSize
 
 
@@ -36,7 +36,7 @@ def list_my_listings(
         format: auction or fixed_price.
         query: Words the title must contain.
     """
-    me = _me(db)
+    me = db.actor()
     where, params = ["l.seller_id = ?"], [me["id"]]
     for column, value in (("status", status), ("format", format)):
         if value is not None:

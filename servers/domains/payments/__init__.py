@@ -45,18 +45,19 @@ an endpoint's signing secret and health are hidden from every tool. Events, deli
 and credit notes are append-only.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.payments import seed  # noqa: F401
-from servers.domains.payments import customers  # noqa: F401
-from servers.domains.payments import invoices  # noqa: F401
-from servers.domains.payments import collecting  # noqa: F401
-from servers.domains.payments import charges  # noqa: F401
-from servers.domains.payments import disputes  # noqa: F401
-from servers.domains.payments import webhooks  # noqa: F401
-from servers.domains.payments import balance  # noqa: F401
-
-# isort: on
+from servers.domains.payments import (
+    balance,
+    charges,
+    collecting,
+    customers,
+    disputes,
+    invoices,
+    seed,
+    webhooks,
+)
 from servers.domains.payments.model import payments
+
+# the modules that declare the domain; its tools are shown to agents in this order
+payments.include(seed, customers, invoices, collecting, charges, disputes, webhooks, balance)
 
 __all__ = ["payments"]

@@ -79,12 +79,11 @@ ExpYear = Annotated[
 # -- tables ---------------------------------------------------------------------------------
 
 
-class Merchant(payments.Table):
+class Merchant(payments.Table, prefix="MER", people={}):
     """A business that takes payments on the platform: a merchant of the shared world."""
 
     __tablename__ = "merchants"
-    __prefix__ = "MER"
-    __people__ = {}  # businesses, not people: the email is the account's billing contact
+    # people: businesses, not people: the email is the account's billing contact
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(unique=True)
@@ -100,12 +99,10 @@ class Merchant(payments.Table):
     created_on: Mapped[str]
 
 
-class Customer(payments.Table):
+class Customer(payments.Table, prefix="CUS", people={"name": "name", "email": "email"}):
     """A merchant's customer: a world person, or a world company billed at its billing address."""
 
     __tablename__ = "customers"
-    __prefix__ = "CUS"
-    __people__ = {"name": "name", "email": "email"}
     __table_args__ = (
         UniqueConstraint("merchant_id", "email"),
         # find_customer matches the email in any case: lower(email) = lower(?) read every customer
@@ -122,13 +119,12 @@ class Customer(payments.Table):
     created_at: Mapped[str]
 
 
-class PaymentMethod(payments.Table):
+class PaymentMethod(
+    payments.Table, prefix="PM", noun="payment method", hidden=("number", "fingerprint", "decline_code")
+):
     """A card or bank account saved to a customer. The full number never leaves the platform."""
 
     __tablename__ = "payment_methods"
-    __prefix__ = "PM"
-    __noun__ = "payment method"
-    __hidden__ = ("number", "fingerprint", "decline_code")
     # the few expired methods, for the sampler's "customer with an expired card" (attach_card):
     # its list was built by reading every method on each probe
     __table_args__ = (
@@ -148,9 +144,8 @@ class PaymentMethod(payments.Table):
     added_at: Mapped[str]
 
 
-class Product(payments.Table):
+class Product(payments.Table, prefix="PRD"):
     __tablename__ = "products"
-    __prefix__ = "PRD"
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     name: Mapped[str]
@@ -158,11 +153,10 @@ class Product(payments.Table):
     active: Mapped[bool]
 
 
-class Invoice(payments.Table):
+class Invoice(payments.Table, prefix="INV"):
     """A bill to one customer. Amounts: total = sum of lines; amount_due = total - credited - amount_paid."""
 
     __tablename__ = "invoices"
-    __prefix__ = "INV"
     __table_args__ = (  # list_invoices pages newest first, per merchant or customer
         Index("ix_invoices_merchant_created", "merchant_id", "created_at"),
         Index("ix_invoices_customer_created", "customer_id", "created_at"),
@@ -190,10 +184,8 @@ class Invoice(payments.Table):
     voided_at: Mapped[str | None]
 
 
-class InvoiceLine(payments.Table):
+class InvoiceLine(payments.Table, prefix="ILN", noun="invoice line"):
     __tablename__ = "invoice_lines"
-    __prefix__ = "ILN"
-    __noun__ = "invoice line"
     id: Mapped[str] = mapped_column(primary_key=True)
     invoice_id: Mapped[str] = mapped_column(ForeignKey("invoices.id"), index=True)
     product_id: Mapped[str | None] = mapped_column(ForeignKey("products.id"))
@@ -203,11 +195,10 @@ class InvoiceLine(payments.Table):
     amount: Mapped[float]
 
 
-class Payment(payments.Table):
+class Payment(payments.Table, prefix="PAY"):
     """One charge attempt. Authorized-only payments (``requires_capture``) hold funds until captured."""
 
     __tablename__ = "payments"
-    __prefix__ = "PAY"
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
@@ -224,12 +215,10 @@ class Payment(payments.Table):
     captured_at: Mapped[str | None]
 
 
-class Refund(payments.Table):
+class Refund(payments.Table, prefix="REF", append_only=True):
     """Money given back on a captured payment. Append-only: a refund is never edited."""
 
     __tablename__ = "refunds"
-    __prefix__ = "REF"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     payment_id: Mapped[str] = mapped_column(ForeignKey("payments.id"), index=True)
     amount: Mapped[float]
@@ -238,13 +227,10 @@ class Refund(payments.Table):
     created_at: Mapped[str]
 
 
-class CreditNote(payments.Table):
+class CreditNote(payments.Table, prefix="CRN", noun="credit note", append_only=True):
     """An adjustment of a finalized invoice. Append-only."""
 
     __tablename__ = "credit_notes"
-    __prefix__ = "CRN"
-    __noun__ = "credit note"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     invoice_id: Mapped[str] = mapped_column(ForeignKey("invoices.id"), index=True)
     amount: Mapped[float]
@@ -254,11 +240,10 @@ class CreditNote(payments.Table):
     created_at: Mapped[str]
 
 
-class Dispute(payments.Table):
+class Dispute(payments.Table, prefix="DSP"):
     """A cardholder contesting a payment with their bank; the amount is withheld while it lasts."""
 
     __tablename__ = "disputes"
-    __prefix__ = "DSP"
     id: Mapped[str] = mapped_column(primary_key=True)
     payment_id: Mapped[str] = mapped_column(ForeignKey("payments.id"), index=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
@@ -270,12 +255,10 @@ class Dispute(payments.Table):
     created_at: Mapped[str]
 
 
-class IdempotencyKey(payments.Table):
+class IdempotencyKey(payments.Table, prefix="IDK", noun="idempotency key"):
     """A client key remembered for a charge, so a retried request does not charge twice."""
 
     __tablename__ = "idempotency_keys"
-    __prefix__ = "IDK"
-    __noun__ = "idempotency key"
     __table_args__ = (UniqueConstraint("merchant_id", "key"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
@@ -285,13 +268,10 @@ class IdempotencyKey(payments.Table):
     created_at: Mapped[str]
 
 
-class WebhookEndpoint(payments.Table):
+class WebhookEndpoint(payments.Table, prefix="WHE", noun="webhook endpoint", hidden=("secret", "health")):
     """A URL the platform posts events to. The signing secret and the URL's health are hidden."""
 
     __tablename__ = "webhook_endpoints"
-    __prefix__ = "WHE"
-    __noun__ = "webhook endpoint"
-    __hidden__ = ("secret", "health")
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     url: Mapped[str]
@@ -302,17 +282,15 @@ class WebhookEndpoint(payments.Table):
     created_at: Mapped[str]
 
 
-class Event(payments.Table):
+class Event(payments.Table, prefix="EVT", append_only=True):
     """The append-only log of everything that happened to a merchant's objects."""
 
     __tablename__ = "events"
-    __prefix__ = "EVT"
     __table_args__ = (
         Index("ix_events_merchant_created", "merchant_id", "created_at"),
         # events of one type in id order: list_records pages them without sorting them all
         Index("ix_events_type", "type", "id"),
     )
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     type: Mapped[str]
@@ -321,16 +299,14 @@ class Event(payments.Table):
     created_at: Mapped[str] = mapped_column(index=True)
 
 
-class Delivery(payments.Table):
+class Delivery(payments.Table, prefix="DLV", append_only=True):
     """One attempt to post an event to an endpoint. Append-only."""
 
     __tablename__ = "deliveries"
-    __prefix__ = "DLV"
     __table_args__ = (  # failed deliveries to resend; per-endpoint success counts
         Index("ix_deliveries_failed", "status", "at", "endpoint_id", "event_id"),
         Index("ix_deliveries_endpoint", "endpoint_id", "status", "at"),
     )
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
     endpoint_id: Mapped[str] = mapped_column(ForeignKey("webhook_endpoints.id"), index=True)
@@ -340,11 +316,10 @@ class Delivery(payments.Table):
     at: Mapped[str]
 
 
-class Payout(payments.Table):
+class Payout(payments.Table, prefix="POU"):
     """Money sent from a merchant's available balance to its bank account."""
 
     __tablename__ = "payouts"
-    __prefix__ = "POU"
     id: Mapped[str] = mapped_column(primary_key=True)
     merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     amount: Mapped[float]

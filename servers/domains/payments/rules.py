@@ -16,7 +16,7 @@ from servers.domains.payments.model import (
     PaymentMethod,
     Refund,
 )
-from servers.kit import Db, ToolError
+from servers.kit import Db, ToolError, marks
 
 # -- sampler conditions (each also enforced by the tools, with an error) ------------------------
 
@@ -56,7 +56,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _public_method(pm: dict) -> dict:
-    return {k: v for k, v in pm.items() if k not in PaymentMethod.__hidden__}
+    return {k: v for k, v in pm.items() if k not in marks(PaymentMethod).hidden}
 
 
 def _live_customer(db: Db, customer_id: str) -> dict:

@@ -21,7 +21,7 @@ from servers.domains.payments.model import (
 )
 from servers.domains.payments.rules import RESENDABLE, _deliver, _emit, _subscribed
 from servers.domains.payments.seed_events import signing_secret
-from servers.kit import Db, Offset, PageSize, Ref, ToolError
+from servers.kit import Db, Offset, PageSize, Ref, ToolError, marks
 
 Url = Annotated[
     str,
@@ -63,7 +63,7 @@ def _events_text(events: list[str]) -> str:
 
 
 def _public(endpoint: dict) -> dict:
-    return {k: v for k, v in endpoint.items() if k not in WebhookEndpoint.__hidden__}
+    return {k: v for k, v in endpoint.items() if k not in marks(WebhookEndpoint).hidden}
 
 
 @payments.tool(

@@ -47,16 +47,10 @@ Every change of on-hand appends a row to the append-only ``adjustments`` ledger,
 level the ledger covers, its entries sum to on-hand.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.retail_chain import seed  # noqa: F401
-from servers.domains.retail_chain import stores  # noqa: F401
-from servers.domains.retail_chain import stock  # noqa: F401
-from servers.domains.retail_chain import transfers  # noqa: F401
-from servers.domains.retail_chain import pickups  # noqa: F401
-from servers.domains.retail_chain import reorders  # noqa: F401
-
-# isort: on
+from servers.domains.retail_chain import pickups, reorders, seed, stock, stores, transfers
 from servers.domains.retail_chain.model import retail_chain
+
+# the modules that declare the domain; its tools are shown to agents in this order
+retail_chain.include(seed, stores, stock, transfers, pickups, reorders)
 
 __all__ = ["retail_chain"]

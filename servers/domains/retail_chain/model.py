@@ -45,9 +45,8 @@ HOLD_HOURS = 48
 MAX_REORDER = 500
 
 
-class Store(retail_chain.Table):
+class Store(retail_chain.Table, prefix="STO"):
     __tablename__ = "stores"
-    __prefix__ = "STO"
     __table_args__ = (Index("ix_stores_city_status", "city", "status"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(unique=True)  # "Portland Flagship"
@@ -66,12 +65,10 @@ class Store(retail_chain.Table):
     phone: Mapped[str]
 
 
-class Employee(retail_chain.Table):
+class Employee(retail_chain.Table, prefix="EMP", people={"name": "name", "email": "email", "phone": "phone"}):
     """A member of staff (a world person) working at one store."""
 
     __tablename__ = "employees"
-    __prefix__ = "EMP"
-    __people__ = {"name": "name", "email": "email", "phone": "phone"}
     id: Mapped[str] = mapped_column(primary_key=True)
     store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"), index=True)
     person_id: Mapped[int] = mapped_column(unique=True)
@@ -82,9 +79,8 @@ class Employee(retail_chain.Table):
     active: Mapped[bool]
 
 
-class Product(retail_chain.Table):
+class Product(retail_chain.Table, prefix="PRD"):
     __tablename__ = "products"
-    __prefix__ = "PRD"
     id: Mapped[str] = mapped_column(primary_key=True)
     sku: Mapped[str] = mapped_column(unique=True)
     name: Mapped[str] = mapped_column(index=True)
@@ -94,12 +90,10 @@ class Product(retail_chain.Table):
     active: Mapped[bool]  # false: discontinued
 
 
-class Inventory(retail_chain.Table):
+class Inventory(retail_chain.Table, prefix="INV", noun="inventory level"):
     """Stock of one product at one store. available = on_hand - committed - unavailable."""
 
     __tablename__ = "inventory"
-    __prefix__ = "INV"
-    __noun__ = "inventory level"
     __table_args__ = (
         UniqueConstraint("store_id", "product_id"),
         Index("ix_inventory_product", "product_id", "store_id"),
@@ -115,11 +109,10 @@ class Inventory(retail_chain.Table):
     aisle: Mapped[str]
 
 
-class Supplier(retail_chain.Table):
+class Supplier(retail_chain.Table, prefix="SUP"):
     """A vendor the chain reorders from (a world company)."""
 
     __tablename__ = "suppliers"
-    __prefix__ = "SUP"
     id: Mapped[str] = mapped_column(primary_key=True)
     company_index: Mapped[int]
     name: Mapped[str] = mapped_column(unique=True)
@@ -129,9 +122,8 @@ class Supplier(retail_chain.Table):
     status: Mapped[str]  # active | suspended
 
 
-class Transfer(retail_chain.Table):
+class Transfer(retail_chain.Table, prefix="TRN"):
     __tablename__ = "transfers"
-    __prefix__ = "TRN"
     id: Mapped[str] = mapped_column(primary_key=True)
     from_store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"), index=True)
     to_store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"), index=True)
@@ -145,12 +137,10 @@ class Transfer(retail_chain.Table):
     received_at: Mapped[str | None]
 
 
-class Reorder(retail_chain.Table):
+class Reorder(retail_chain.Table, prefix="ROR", noun="reorder"):
     """A purchase order to a supplier for one product, delivered to one store."""
 
     __tablename__ = "reorders"
-    __prefix__ = "ROR"
-    __noun__ = "reorder"
     id: Mapped[str] = mapped_column(primary_key=True)
     store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"), index=True)
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"))
@@ -164,12 +154,10 @@ class Reorder(retail_chain.Table):
     received_at: Mapped[str | None]
 
 
-class Pickup(retail_chain.Table):
+class Pickup(retail_chain.Table, prefix="PKP", noun="pickup hold"):
     """Units held at a store for a customer to collect."""
 
     __tablename__ = "pickups"
-    __prefix__ = "PKP"
-    __noun__ = "pickup hold"
     __table_args__ = (Index("ix_pickups_store_status", "store_id", "status"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"))
@@ -183,12 +171,10 @@ class Pickup(retail_chain.Table):
     closed_at: Mapped[str | None]
 
 
-class StorePrice(retail_chain.Table):
+class StorePrice(retail_chain.Table, prefix="SPR", noun="store price"):
     """A store's markdown of a product, valid through ``until_day``."""
 
     __tablename__ = "store_prices"
-    __prefix__ = "SPR"
-    __noun__ = "store price"
     __table_args__ = (UniqueConstraint("store_id", "product_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"))
@@ -199,13 +185,10 @@ class StorePrice(retail_chain.Table):
     set_at: Mapped[str]
 
 
-class Adjustment(retail_chain.Table):
+class Adjustment(retail_chain.Table, prefix="ADJ", noun="stock adjustment", append_only=True):
     """One change of a store's on-hand count, with its reason (the stock ledger)."""
 
     __tablename__ = "adjustments"
-    __prefix__ = "ADJ"
-    __noun__ = "stock adjustment"
-    __append_only__ = True
     __table_args__ = (
         Index("ix_adjustments_store_product", "store_id", "product_id"),
         # the stores that moved a product (the sampler relates a store to a product through its

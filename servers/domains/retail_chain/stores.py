@@ -25,27 +25,9 @@ from servers.domains.retail_chain.rules import (
     stock_view,
     stocked,
 )
-from servers.kit import Db, Offset, PageSize, ToolError, geo
+from servers.kit import City, Db, Offset, PageSize, ToolError, geo
 
-CityName = Literal[
-    "Portland",
-    "Seattle",
-    "San Francisco",
-    "Los Angeles",
-    "Denver",
-    "Austin",
-    "Chicago",
-    "Atlanta",
-    "Boston",
-    "New York",
-    "Miami",
-    "Toronto",
-    "London",
-    "Berlin",
-    "Tokyo",
-]
 RegionName = Literal["West", "Central", "East", "International"]
-assert set(CityName.__args__) == {c.name for c in geo.CITIES}
 assert set(RegionName.__args__) == set(REGIONS)
 
 _STORE_COLS = "id, name, city, region, address, kind, status, opens, closes, timezone, pickup_enabled"
@@ -57,7 +39,7 @@ _STORE_COLS = "id, name, city, region, address, kind, status, opens, closes, tim
 )
 def list_stores(
     db: Db,
-    city: CityName | None = None,
+    city: City | None = None,
     region: RegionName | None = None,
     status: Literal["open", "temporarily_closed", "closed"] | None = None,
     kind: Literal["flagship", "standard", "outlet", "warehouse"] | None = None,
@@ -208,7 +190,7 @@ def find_stock_nearby(
     db: Db,
     product: AnyProduct,
     near_store: AnyStore | None = None,
-    city: CityName | None = None,
+    city: City | None = None,
     min_quantity: Annotated[int, Field(ge=1, le=500)] = 1,
     limit: Annotated[int, Field(ge=1, le=20)] = 5,
 ) -> dict:

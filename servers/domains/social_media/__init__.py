@@ -4,8 +4,8 @@ Twitter/Mastodon, with BFCL TwitterAPI's post/retweet/comment/follow tools).
 
 Acting model: one session row says which account is logged in. The snapshot starts logged in as
 the persona (world person 0, with the world's handle and name); ``login`` switches account and the
-``logged_out`` variant starts with nobody logged in, when every tool but ``login`` answers "not
-logged in; call login first". Accounts are keyed by their handle (``@dwhitfield``); the persona's
+``logged_out`` variant starts with nobody logged in, when every tool but ``login`` answers the kit's
+"nobody is signed in; call login first". Accounts are keyed by their handle (``@dwhitfield``); the persona's
 follows and followers are the start of her circle in the shared world (colleagues first), so the
 people she follows here are the people she emails and chats with. Her account is private:
 follow requests (a dozen or more) wait for her approval.
@@ -41,16 +41,10 @@ Posts (with their tags and mentions) and notifications are append-only: deleting
 a repost sets the post's ``deleted`` tombstone, and only a notification's ``read`` flag changes.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.social_media import seed  # noqa: F401
-from servers.domains.social_media import accounts  # noqa: F401
-from servers.domains.social_media import feeds  # noqa: F401
-from servers.domains.social_media import posts  # noqa: F401
-from servers.domains.social_media import engagement  # noqa: F401
-from servers.domains.social_media import network  # noqa: F401
-
-# isort: on
+from servers.domains.social_media import accounts, engagement, feeds, network, posts, seed
 from servers.domains.social_media.model import social_media
+
+# the modules that declare the domain; its tools are shown to agents in this order
+social_media.include(seed, accounts, feeds, posts, engagement, network)
 
 __all__ = ["social_media"]

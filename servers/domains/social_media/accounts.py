@@ -15,7 +15,7 @@ from servers.domains.social_media.model import (
     Session,
     social_media,
 )
-from servers.domains.social_media.rules import READABLE, account, blocked, can_read, follows, me
+from servers.domains.social_media.rules import READABLE, account, blocked, can_read, follows
 from servers.kit import Db, Offset, PageSize, Ref, ToolError
 
 # -- session ----------------------------------------------------------------------------------------
@@ -50,7 +50,7 @@ def login(
     row = db.get(Account, cred["account_id"])
     if row["status"] == "deactivated":
         raise ToolError(f"account {row['id']} is deactivated; it can no longer log in")
-    db.set_session(account_id=row["id"], logged_in_at=db.stamp())
+    db.set_acting(account_id=row["id"], logged_in_at=db.stamp())
     return {
         "logged_in": True,
         "handle": row["id"],
@@ -102,7 +102,7 @@ def get_profile(db: Db, handle: Ref[Account, "status != 'deactivated'"] | None =
     Args:
         handle: The account's handle; omit for your own profile.
     """
-    viewer = me(db)
+    viewer = db.actor()
     row = account(db, handle, live=False) if handle else viewer
     if row["status"] == "deactivated":
         raise ToolError(f"account {row['id']} is deactivated")
@@ -129,7 +129,7 @@ def search_accounts(db: Db, query: AccountQuery, limit: PageSize = 20, offset: O
     Args:
         query: Part of a handle, a name, or words of a bio.
     """
-    me(db)
+    db.actor()
     pattern = "%" + query.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     return db.page(
         "SELECT id, display_name, bio, verified, is_private, status FROM accounts "
@@ -165,7 +165,7 @@ def get_account_stats(db: Db, handle: Ref[Account, READABLE] | None = None, days
         handle: The account; omit for your own.
         days: The window, in days back from now.
     """
-    viewer = me(db)
+    viewer = db.actor()
     row = account(db, handle, live=False) if handle else viewer
     can_read(db, viewer, row)
     since = (db.now - timedelta(days=days)).isoformat(timespec="seconds")

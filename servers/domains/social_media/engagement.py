@@ -10,7 +10,7 @@ from servers.domains.social_media.model import (
     Session,
     social_media,
 )
-from servers.domains.social_media.rules import LIKEABLE, ME, MY_LIKES, me, notify, visible_post
+from servers.domains.social_media.rules import LIKEABLE, ME, MY_LIKES, notify, posting_account, visible_post
 from servers.kit import Db, IdList, Offset, PageSize, Ref, ToolError
 
 
@@ -28,7 +28,7 @@ def like_post(db: Db, post: Ref[Post, LIKEABLE]) -> dict:
     Args:
         post: The post to like.
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     row = visible_post(db, post, original=True)
     done = db.one("SELECT * FROM likes WHERE account_id = ? AND post_id = ?", mine["id"], post)
     if done:
@@ -52,7 +52,7 @@ def unlike_post(db: Db, post: Ref[Post, MY_LIKES]) -> dict:
     Args:
         post: The post you liked.
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     db.get(Post, post)
     done = db.one("SELECT id FROM likes WHERE account_id = ? AND post_id = ?", mine["id"], post)
     if done is None:
@@ -85,7 +85,7 @@ def get_notifications(
         unread_only: Only notifications not yet read.
         kind: Only one kind: like, repost, reply, mention, follow or follow_request.
     """
-    mine = me(db)
+    mine = db.actor()
     where, params = ["account_id = ?"], [mine["id"]]
     if unread_only:
         where.append("read = 0")
@@ -118,7 +118,7 @@ def mark_notifications_read(
     Args:
         notifications: Ids of your unread notifications; omit to mark all of them.
     """
-    mine = me(db)
+    mine = db.actor()
     if notifications is None:
         n = db.execute("UPDATE notifications SET read = 1 WHERE account_id = ? AND read = 0", mine["id"])
         if n == 0:

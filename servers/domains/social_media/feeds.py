@@ -20,7 +20,6 @@ from servers.domains.social_media.rules import (
     READABLE,
     account,
     can_read,
-    me,
     views,
     visible,
     visible_post,
@@ -46,7 +45,7 @@ def get_home_timeline(db: Db, limit: PageSize = 20, before_post: Ref[Post, visib
         limit: How many entries to return.
         before_post: Continue below this post (the next_before_post of the previous page).
     """
-    me(db)
+    db.actor()
     # "+p.author_id" keeps SQLite off the author index: walking posts newest first and stopping at
     # the page is ~8x faster than collecting every followed account's posts and sorting them.
     where = (
@@ -98,7 +97,7 @@ def get_account_posts(
         include_replies: Also list its replies to other posts.
         include_reposts: Also list what it reposted.
     """
-    viewer = me(db)
+    viewer = db.actor()
     row = account(db, handle, live=False) if handle else viewer
     if row["status"] != "active" and row["id"] != viewer["id"]:
         raise ToolError(f"account {row['id']} is {row['status']}; its posts are not shown")
@@ -169,7 +168,7 @@ def search_posts(
         author: Only posts by this account.
         since_day: Only posts from this day on.
     """
-    viewer = me(db)
+    viewer = db.actor()
     words = query.split()
     if not words:
         raise ToolError("the query is empty; give words or a #hashtag")

@@ -31,14 +31,13 @@ NotificationKind = Literal["like", "repost", "reply", "mention", "follow", "foll
 # -- tables ---------------------------------------------------------------------------------------
 
 
-class Account(social_media.Table):
+class Account(
+    social_media.Table, example="@dwhitfield", noun="account", people={"handle": "id", "name": "display_name"}
+):
     """An account, keyed by its handle (``@dwhitfield``). World people have the world's handle and
     name; ``person_id`` is their index in the shared world (0 is the persona)."""
 
     __tablename__ = "accounts"
-    __example__ = "@dwhitfield"
-    __noun__ = "account"
-    __people__ = {"handle": "id", "name": "display_name"}
     # The visibility rule lists the gone and the private accounts (rules.GONE, rules.PRIVATE) in
     # every post query, twice; these partial indexes hold just those few, so a list is not a scan
     # of every account.
@@ -56,34 +55,31 @@ class Account(social_media.Table):
     created_on: Mapped[str]
 
 
-class Login(social_media.Table):
+class Login(
+    social_media.Table,
+    example="dana.whitfield@corvid.example",
+    noun="login",
+    hidden=("password",),
+    people={"email": "id"},
+):
     """Credentials: an account logs in with its owner's email. Passwords never leave this table."""
 
     __tablename__ = "logins"
-    __example__ = "dana.whitfield@corvid.example"
-    __noun__ = "login"
-    __hidden__ = ("password",)
-    __people__ = {"email": "id"}
     id: Mapped[str] = mapped_column(primary_key=True)  # the email
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), unique=True)
     password: Mapped[str]
 
 
-class Session(social_media.Table):
-    """Who is logged in for this episode (account_id NULL = nobody)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"))
-    logged_in_at: Mapped[str | None]
+# Who is logged in for this episode (account_id NULL = nobody).
+Session = social_media.acting(
+    Account, "account_id", login="login", signed_out=True, columns={"logged_in_at": str | None}
+)
 
 
-class Follow(social_media.Table):
+class Follow(social_media.Table, prefix="FOL"):
     """follower follows followee; ``pending`` until a private followee approves."""
 
     __tablename__ = "follows"
-    __prefix__ = "FOL"
     __table_args__ = (
         UniqueConstraint("follower_id", "followee_id"),
         Index("ix_follows_followee", "followee_id"),
@@ -95,9 +91,8 @@ class Follow(social_media.Table):
     at: Mapped[str]
 
 
-class Block(social_media.Table):
+class Block(social_media.Table, prefix="BLK"):
     __tablename__ = "blocks"
-    __prefix__ = "BLK"
     __table_args__ = (UniqueConstraint("user_id", "target_id"), Index("ix_blocks_target", "target_id"))
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"))
@@ -105,9 +100,8 @@ class Block(social_media.Table):
     at: Mapped[str]
 
 
-class Mute(social_media.Table):
+class Mute(social_media.Table, prefix="MUT"):
     __tablename__ = "mutes"
-    __prefix__ = "MUT"
     __table_args__ = (UniqueConstraint("user_id", "target_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"))
@@ -115,14 +109,11 @@ class Mute(social_media.Table):
     at: Mapped[str]
 
 
-class Post(social_media.Table):
+class Post(social_media.Table, prefix="PST", append_only=True, mutable=("deleted", "deleted_at")):
     """A post, a reply (``reply_to_id``) or a repost (``repost_of_id``, empty content). Append-only:
     deleting a post or undoing a repost sets the ``deleted`` tombstone."""
 
     __tablename__ = "posts"
-    __prefix__ = "PST"
-    __append_only__ = True
-    __mutable__ = ("deleted", "deleted_at")
     __table_args__ = (
         Index("ix_posts_author", "author_id", "created_at"),
         Index("ix_posts_created", "created_at"),
@@ -138,29 +129,22 @@ class Post(social_media.Table):
     deleted_at: Mapped[str | None]
 
 
-class PostTag(social_media.Table):
+class PostTag(social_media.Table, prefix="PTG", noun="post tag", append_only=True):
     __tablename__ = "post_tags"
-    __prefix__ = "PTG"
-    __noun__ = "post tag"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     post_id: Mapped[str] = mapped_column(ForeignKey("posts.id"), index=True)
     tag: Mapped[str] = mapped_column(index=True)  # lowercase, with its #
 
 
-class PostMention(social_media.Table):
+class PostMention(social_media.Table, prefix="PMN", noun="post mention", append_only=True):
     __tablename__ = "post_mentions"
-    __prefix__ = "PMN"
-    __noun__ = "post mention"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     post_id: Mapped[str] = mapped_column(ForeignKey("posts.id"), index=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
 
 
-class Like(social_media.Table):
+class Like(social_media.Table, prefix="LIK"):
     __tablename__ = "likes"
-    __prefix__ = "LIK"
     __table_args__ = (UniqueConstraint("account_id", "post_id"), Index("ix_likes_post", "post_id"))
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"))
@@ -168,13 +152,10 @@ class Like(social_media.Table):
     at: Mapped[str]
 
 
-class Notification(social_media.Table):
+class Notification(social_media.Table, prefix="NTF", append_only=True, mutable=("read",)):
     """Something that happened to an account. Append-only; only ``read`` changes later."""
 
     __tablename__ = "notifications"
-    __prefix__ = "NTF"
-    __append_only__ = True
-    __mutable__ = ("read",)
     __table_args__ = (Index("ix_notifications_account", "account_id", "read"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"))

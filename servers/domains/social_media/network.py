@@ -27,8 +27,8 @@ from servers.domains.social_media.rules import (
     blocked,
     can_read,
     follows,
-    me,
     notify,
+    posting_account,
 )
 from servers.kit import Db, Offset, PageSize, Ref, ToolError
 
@@ -56,7 +56,7 @@ def follow_account(db: Db, handle: Ref[Account, FOLLOWABLE]) -> dict:
     Args:
         handle: The account to follow.
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     other = _other(db, mine, handle, "follow")
     why = blocked(db, mine["id"], other["id"])
     if why:
@@ -91,7 +91,7 @@ def unfollow_account(db: Db, handle: Ref[Account, FOLLOWED]) -> dict:
     Args:
         handle: The account to unfollow.
     """
-    mine = me(db)
+    mine = db.actor()
     other = _other(db, mine, handle, "unfollow", live=False)
     done = follows(db, mine["id"], other["id"])
     if done is None:
@@ -119,7 +119,7 @@ def list_follows(
         handle: The account; omit for your own.
         direction: followers (who follows the account) or following (whom it follows).
     """
-    viewer = me(db)
+    viewer = db.actor()
     row = account(db, handle, live=False) if handle else viewer
     can_read(db, viewer, row)
     mine, theirs = (
@@ -143,7 +143,7 @@ def list_follows(
 )
 def list_follow_requests(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """The pending requests to follow you (on a private account), oldest first."""
-    mine = me(db)
+    mine = db.actor()
     return db.page(
         "SELECT f.follower_id AS id, a.display_name, a.bio, f.at FROM follows f JOIN accounts a "
         "ON a.id = f.follower_id WHERE f.followee_id = ? AND f.status = 'pending' ORDER BY f.at, f.id",
@@ -174,7 +174,7 @@ def respond_to_follow_request(
         handle: Who asked to follow you.
         action: approve or deny.
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     other = _other(db, mine, handle, "answer a follow request from", live=False)
     req = follows(db, other["id"], mine["id"])
     if req is None or req["status"] != "pending":
@@ -205,7 +205,7 @@ def block_account(
     Args:
         handle: The account to block.
     """
-    mine = me(db)
+    mine = db.actor()
     other = _other(db, mine, handle, "block", live=False)
     if db.scalar("SELECT 1 FROM blocks WHERE user_id = ? AND target_id = ?", mine["id"], other["id"]):
         raise ToolError(f"you have already blocked {other['id']}")
@@ -231,7 +231,7 @@ def unblock_account(db: Db, handle: Ref[Account, f"id IN {I_BLOCKED}"]) -> dict:
     Args:
         handle: The account to unblock.
     """
-    mine = me(db)
+    mine = db.actor()
     other = _other(db, mine, handle, "unblock", live=False)
     row = db.one("SELECT id FROM blocks WHERE user_id = ? AND target_id = ?", mine["id"], other["id"])
     if row is None:
@@ -253,7 +253,7 @@ def mute_account(db: Db, handle: Ref[Account, f"{OTHERS} AND id NOT IN {MUTED}"]
     Args:
         handle: The account to mute.
     """
-    mine = me(db)
+    mine = db.actor()
     other = _other(db, mine, handle, "mute", live=False)
     if db.scalar("SELECT 1 FROM mutes WHERE user_id = ? AND target_id = ?", mine["id"], other["id"]):
         raise ToolError(f"you have already muted {other['id']}")
@@ -273,7 +273,7 @@ def unmute_account(db: Db, handle: Ref[Account, f"id IN {MUTED}"]) -> dict:
     Args:
         handle: The account to unmute.
     """
-    mine = me(db)
+    mine = db.actor()
     other = _other(db, mine, handle, "unmute", live=False)
     row = db.one("SELECT id FROM mutes WHERE user_id = ? AND target_id = ?", mine["id"], other["id"])
     if row is None:

@@ -26,8 +26,8 @@ from servers.domains.social_media.rules import (
     check_mentions,
     check_tags,
     check_text,
-    me,
     notify,
+    posting_account,
     views,
     visible_post,
 )
@@ -93,7 +93,7 @@ def create_post(
         visibility: public (everyone; on a private account only approved followers), followers
             (approved followers only) or mentioned (only the mentioned accounts).
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     body = check_text(content)
     tag_list = check_tags(tags)
     mentioned = check_mentions(db, mine["id"], mentions)
@@ -123,7 +123,7 @@ def reply_to_post(
         content: The reply's text.
         visibility: public, followers, or mentioned (only the author of the post replied to).
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     parent = visible_post(db, post, original=True)
     body = check_text(content, "a reply")
     mentioned = (
@@ -151,7 +151,7 @@ def delete_post(db: Db, post: Ref[Post, MY_POSTS]) -> dict:
     Args:
         post: The post to delete.
     """
-    mine = me(db)
+    mine = db.actor()
     row = db.get(Post, post)
     if row["author_id"] != mine["id"]:
         raise ToolError(f"post {post} is by {row['author_id']}; only its author can delete it")
@@ -177,7 +177,7 @@ def repost(db: Db, post: Ref[Post, REPOSTABLE]) -> dict:
     Args:
         post: The post to repost (the original, not someone's repost of it).
     """
-    mine = me(db, acting=True)
+    mine = posting_account(db)
     original = visible_post(db, post, original=True)
     if original["visibility"] != "public":
         raise ToolError(f"post {post} is {original['visibility']}-only; only public posts can be reposted")
@@ -218,7 +218,7 @@ def undo_repost(db: Db, post: Ref[Post, MY_REPOSTS]) -> dict:
     Args:
         post: The original post you reposted.
     """
-    mine = me(db)
+    mine = db.actor()
     row = db.one(
         "SELECT * FROM posts WHERE author_id = ? AND repost_of_id = ? AND deleted = 0", mine["id"], post
     )

@@ -69,14 +69,11 @@ REQUESTED_ME = f"id IN (SELECT follower_id FROM follows WHERE followee_id = {ME}
 # -- the acting account -------------------------------------------------------------------------------
 
 
-def me(db: Db, *, acting: bool = False) -> dict:
-    """The logged-in account, or the error that tells the agent to log in. ``acting``: the call
-    posts or interacts, which a suspended account may not."""
-    session = db.session()
-    if session["account_id"] is None:
-        raise ToolError("not logged in; call login first")
-    account = db.get(Account, session["account_id"])
-    if acting and account["status"] != "active":
+def posting_account(db: Db) -> dict:
+    """The logged-in account, for a call that posts or interacts, which a suspended account may
+    not do (it can still read)."""
+    account = db.actor()
+    if account["status"] != "active":
         raise ToolError(
             f"your account {account['id']} is {account['status']}; it can read but not post or interact"
         )
@@ -130,7 +127,7 @@ def visible_post(db: Db, post_id: str, *, original: bool = False) -> dict:
     """A post the session account may see, with the reason when it may not. ``original``: the call
     acts on the post itself (like, reply, repost), so a repost row is refused with its original."""
     post = db.get(Post, post_id)
-    viewer = me(db)
+    viewer = db.actor()
     if post["deleted"]:
         raise ToolError(f"post {post_id} was deleted")
     author = db.get(Account, post["author_id"])
@@ -266,7 +263,7 @@ def _details(db: Db, ids: list[str]) -> dict[str, dict]:
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    viewer = db.session()["account_id"]
+    viewer = db.acting()["account_id"]
     out: dict[str, dict] = {
         i: {
             "tags": [],

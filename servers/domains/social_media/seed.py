@@ -57,7 +57,7 @@ def fill(s: Seeder) -> None:
 @social_media.variant("logged_out", first="login")
 def logged_out(db: Db) -> None:
     """Nobody is logged in: every tool but login fails until the user logs in."""
-    db.set_session(account_id=None, logged_in_at=None)
+    db.set_acting(account_id=None, logged_in_at=None)
 
 
 # -- accounts ---------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ direct messages and threads.
 Acting model: the ``sessions`` row names the signed-in member; the snapshot starts signed in as
 the persona (world person 0, ``@sgould`` at seed 0), an ordinary member (not an admin). The
 ``logged_out`` variant starts with nobody signed in: every tool but ``login`` answers
-"not_authed". Members are the persona and her circle of the shared world (colleagues first), so
+"nobody is signed in; call login first". Members are the persona and her circle of the shared world (colleagues first), so
 the people she chats with are the people she emails; a member is named by handle (``@dwhitfield``).
 Conversations are ``CHN-`` ids; tools also take a channel's name (``#design`` or ``design``).
 
@@ -44,16 +44,10 @@ revision is the text every tool shows and searches. A delete sets ``deleted``/``
 and tools show "This message was deleted." Those three are the only columns that change.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.team_chat import seed  # noqa: F401
-from servers.domains.team_chat import account  # noqa: F401
-from servers.domains.team_chat import channels  # noqa: F401
-from servers.domains.team_chat import conversations  # noqa: F401
-from servers.domains.team_chat import editing  # noqa: F401
-from servers.domains.team_chat import search  # noqa: F401
-
-# isort: on
+from servers.domains.team_chat import account, channels, conversations, editing, search, seed
 from servers.domains.team_chat.model import team_chat
+
+# the modules that declare the domain; its tools are shown to agents in this order
+team_chat.include(seed, account, channels, conversations, editing, search)
 
 __all__ = ["team_chat"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from servers.domains.team_chat.model import Member, MemberQuery, Password, Session, UserName, team_chat
-from servers.domains.team_chat.rules import _handle, _me, _public
+from servers.domains.team_chat.rules import _handle, _public
 from servers.kit import Db, Offset, PageSize, ToolError
 
 
@@ -28,7 +28,7 @@ def login(db: Db, username: UserName, password: Password) -> dict:
         raise ToolError(f"invalid_auth: wrong user name or password for {username!r}")
     if row["status"] != "active":
         raise ToolError(f"account_inactive: {row['id']} is deactivated and can no longer sign in")
-    db.set_session(member_id=row["id"], signed_in_at=db.stamp())
+    db.set_acting(member_id=row["id"], signed_in_at=db.stamp())
     return {"signed_in": True, **_public(row)}
 
 
@@ -54,7 +54,7 @@ def find_members(
         query: Part of a name ("Dana", "Whitfield"), a handle, an email or a title.
         include_deactivated: Also list deactivated members.
     """
-    _me(db)
+    db.actor()
     needle = f"%{query.strip().lower().removeprefix('@')}%"
     where = "(lower(real_name) LIKE ? OR id LIKE ? OR lower(email) LIKE ? OR lower(title) LIKE ?)"
     if not include_deactivated:

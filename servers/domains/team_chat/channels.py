@@ -29,7 +29,6 @@ from servers.domains.team_chat.rules import (
     _active,
     _channel,
     _is_in,
-    _me,
     _member,
     _members_of,
     _named,
@@ -80,7 +79,7 @@ def list_channels(
         member_only: Only conversations you are a member of.
         include_archived: Also list archived channels.
     """
-    me = _me(db)
+    me = db.actor()
     where = [VISIBLE.replace("(SELECT member_id FROM sessions)", "?")]
     params: list = [me["id"]]
     if query:
@@ -122,7 +121,7 @@ def get_channel(db: Db, channel: Ref[Channel, VISIBLE]) -> dict:
     Args:
         channel: The conversation: its id, or a channel's name such as #design.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     out = _show_channel(db, ch, me)
     out["members"] = _members_of(db, ch["id"])[:100]
@@ -155,7 +154,7 @@ def create_channel(
         is_private: Only invited members can see a private channel.
         purpose: What the channel is for.
     """
-    me = _me(db)
+    me = db.actor()
     wanted = name.strip().removeprefix("#")
     if len(wanted) > NAME_MAX:
         raise ToolError(
@@ -202,7 +201,7 @@ def archive_channel(db: Db, channel: Ref[Channel, ARCHIVABLE]) -> dict:
     Args:
         channel: The channel: its id, or its name such as #design.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     _named(ch, "archived")
     if ch["is_general"]:
@@ -225,7 +224,7 @@ def join_channel(db: Db, channel: Ref[Channel, JOINABLE]) -> dict:
     Args:
         channel: The channel: its id, or its name such as #design.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     _named(ch, "joined")
     if ch["is_private"]:
@@ -249,7 +248,7 @@ def leave_channel(db: Db, channel: Ref[Channel, LEAVABLE]) -> dict:
     Args:
         channel: The channel: its id, or its name such as #design.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     _named(ch, "left")
     if ch["is_general"]:
@@ -277,7 +276,7 @@ def invite_to_channel(
         channel: The channel: its id, or its name such as #design.
         members: Handles of the people to add, e.g. ["@dwhitfield", "@amorris"].
     """
-    me = _me(db)
+    me = db.actor()
     ch = _writable(db, me, channel)
     _named(ch, "invited to")
     people = [_member(db, h) for h in members]
@@ -320,7 +319,7 @@ def remove_from_channel(
         channel: The channel: its id, or its name such as #design.
         member: The handle of the person to remove, e.g. @dwhitfield.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     _named(ch, "managed")
     if ch["is_general"]:
@@ -354,7 +353,7 @@ def set_channel_topic(db: Db, channel: Ref[Channel, NAMED_OPEN], topic: Topic) -
         channel: The channel: its id, or its name such as #design.
         topic: The new topic; an empty string clears it.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _writable(db, me, channel)
     _named(ch, "given a topic")
     if len(topic) > TOPIC_MAX:

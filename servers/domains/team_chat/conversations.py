@@ -22,7 +22,6 @@ from servers.domains.team_chat.rules import (
     _active,
     _channel,
     _check_text,
-    _me,
     _member,
     _members_of,
     _message,
@@ -71,7 +70,7 @@ def open_direct_message(db: Db, members: IdList[Member, OTHER_ACTIVE]) -> dict:
     Args:
         members: Handles of the other people, e.g. ["@dwhitfield"]; find_members finds handles.
     """
-    me = _me(db)
+    me = db.actor()
     people = [_member(db, h) for h in members]
     if any(p["id"] == me["id"] for p in people):
         raise ToolError(f"cant_dm_self: {me['id']} is you; list only the other people")
@@ -145,7 +144,7 @@ def post_message(db: Db, channel: Ref[Channel, POSTABLE], text: MessageText) -> 
         channel: The conversation: its id, or a channel's name such as #design.
         text: The message, 1-4,000 characters.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _writable(db, me, channel)
     _dm_reachable(db, ch, me)
     return _post(db, ch, me, _check_text(text), None, False)
@@ -171,7 +170,7 @@ def reply_in_thread(
         text: The reply, 1-4,000 characters.
         also_send_to_channel: Also show the reply in the channel.
     """
-    me = _me(db)
+    me = db.actor()
     msg, ch = _message(db, me, message)
     root_id = msg["thread_root_id"] or msg["id"]
     if root_id != msg["id"]:
@@ -209,7 +208,7 @@ def get_channel_history(
         channel: The conversation: its id, or a channel's name such as #design.
         before: Only messages posted before this moment.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     page = db.page(
         f"SELECT * FROM messages WHERE channel_id = ? AND deleted = 0 AND {TOP_LEVEL} AND created_at < ? "
@@ -237,7 +236,7 @@ def get_thread(
     Args:
         message: The root message or any reply in the thread.
     """
-    me = _me(db)
+    me = db.actor()
     msg, _ = _message(db, me, message)
     root, _ = _message(db, me, msg["thread_root_id"] or msg["id"])
     page = db.page(
@@ -265,7 +264,7 @@ def mark_channel_read(db: Db, channel: Ref[Channel, UNREAD]) -> dict:
     Args:
         channel: The conversation: its id, or a channel's name such as #design.
     """
-    me = _me(db)
+    me = db.actor()
     ch = _channel(db, me, channel)
     _seated(db, me, ch)
     db.execute(

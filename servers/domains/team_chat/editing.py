@@ -21,7 +21,6 @@ from servers.domains.team_chat.rules import (
     REACTED_MESSAGE,
     _check_text,
     _label,
-    _me,
     _message,
     _minutes_since,
     _open,
@@ -52,7 +51,7 @@ def edit_message(db: Db, message: Ref[Message, MY_EDITABLE], text: EditText) -> 
         message: Your message.
         text: The new text, 1-4,000 characters.
     """
-    me = _me(db)
+    me = db.actor()
     msg, ch = _message(db, me, message)
     if msg["author_id"] != me["id"]:
         raise ToolError(
@@ -89,7 +88,7 @@ def delete_message(db: Db, message: Ref[Message, MY_MESSAGE]) -> dict:
     Args:
         message: The message to delete.
     """
-    me = _me(db)
+    me = db.actor()
     msg, ch = _message(db, me, message)
     if msg["author_id"] != me["id"] and not me["is_admin"]:
         raise ToolError(
@@ -130,7 +129,7 @@ def add_reaction(db: Db, message: Ref[Message, OPEN_MESSAGE], emoji: Emoji) -> d
         message: The message to react to.
         emoji: The emoji's name without colons, e.g. thumbsup, eyes, tada.
     """
-    me = _me(db)
+    me = db.actor()
     msg, ch = _reactable(db, me, message)
     name = _emoji(emoji)
     mine = db.scalar(
@@ -171,7 +170,7 @@ def remove_reaction(
         message: The message you reacted to.
         emoji: The emoji's name without colons.
     """
-    me = _me(db)
+    me = db.actor()
     msg, _ = _reactable(db, me, message)
     name = _emoji(emoji)
     gone = db.execute(

@@ -28,18 +28,21 @@ DELETED_TEXT = "This message was deleted."
 # -- tables ---------------------------------------------------------------------------------
 
 
-class Member(team_chat.Table):
+class Member(
+    team_chat.Table,
+    example="@sgould",
+    noun="member",
+    hidden=("password",),
+    people={"name": "real_name", "email": "email", "handle": "id", "username": "username"},
+    search=("real_name", "title"),
+):
     """A person in the workspace: the persona and the people of her circle, keyed by handle.
 
     The key is the handle people type (``@sgould``), so "DM @sgould" names the member directly.
     """
 
     __tablename__ = "members"
-    __example__ = "@sgould"
-    __noun__ = "member"
-    __hidden__ = ("password",)
-    __people__ = {"name": "real_name", "email": "email", "handle": "id", "username": "username"}
-    __search__ = ("real_name", "title")  # what find_members matches besides handle and email
+    # search: what find_members matches besides handle and email
     id: Mapped[str] = mapped_column(primary_key=True)  # the handle, "@sgould"
     person_id: Mapped[int] = mapped_column(unique=True)
     username: Mapped[str] = mapped_column(unique=True)
@@ -53,33 +56,26 @@ class Member(team_chat.Table):
     joined_at: Mapped[str]
 
 
-class Session(team_chat.Table):
-    """Who is signed in for this episode (member_id NULL = nobody)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    member_id: Mapped[str | None] = mapped_column(ForeignKey("members.id"))
-    signed_in_at: Mapped[str | None]
+# Who is signed in for this episode (member_id NULL = nobody).
+Session = team_chat.acting(
+    Member, "member_id", login="login", signed_out=True, columns={"signed_in_at": str | None}
+)
 
 
-class Setting(team_chat.Table):
+class Setting(team_chat.Table, prefix="CFG", noun="workspace setting"):
     """The workspace policy (one row)."""
 
     __tablename__ = "settings"
-    __prefix__ = "CFG"
-    __noun__ = "workspace setting"
     id: Mapped[str] = mapped_column(primary_key=True)
     workspace_name: Mapped[str]
     edit_window_minutes: Mapped[int]
     max_group_dm: Mapped[int]
 
 
-class Channel(team_chat.Table):
+class Channel(team_chat.Table, prefix="CHN"):
     """A conversation: a named channel (public or private), a DM or a group DM (no name)."""
 
     __tablename__ = "channels"
-    __prefix__ = "CHN"
     __table_args__ = (Index("ix_channels_kind", "kind", "is_archived"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str | None] = mapped_column(unique=True)
@@ -93,11 +89,10 @@ class Channel(team_chat.Table):
     created_at: Mapped[str]
 
 
-class Membership(team_chat.Table):
+class Membership(team_chat.Table, prefix="MBS"):
     """A member's seat in a conversation, with how far they have read."""
 
     __tablename__ = "memberships"
-    __prefix__ = "MBS"
     __table_args__ = (UniqueConstraint("member_id", "channel_id"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     channel_id: Mapped[str] = mapped_column(ForeignKey("channels.id"), index=True)
@@ -106,14 +101,13 @@ class Membership(team_chat.Table):
     last_read_at: Mapped[str]
 
 
-class Message(team_chat.Table):
+class Message(
+    team_chat.Table, prefix="MSG", append_only=True, mutable=("edited_at", "deleted", "deleted_at")
+):
     """A message as posted. Append-only: its text never changes (edits are ``message_edits``
     rows, the latest one is the current text) and a delete only sets the tombstone flags."""
 
     __tablename__ = "messages"
-    __prefix__ = "MSG"
-    __append_only__ = True
-    __mutable__ = ("edited_at", "deleted", "deleted_at")
     __table_args__ = (
         Index("ix_messages_channel", "channel_id", "created_at"),
         Index("ix_messages_author", "author_id", "created_at"),
@@ -130,13 +124,10 @@ class Message(team_chat.Table):
     deleted_at: Mapped[str | None]
 
 
-class MessageEdit(team_chat.Table):
+class MessageEdit(team_chat.Table, prefix="MED", noun="message edit", append_only=True):
     """One edit of a message: the text before and after. Append-only revision history."""
 
     __tablename__ = "message_edits"
-    __prefix__ = "MED"
-    __noun__ = "message edit"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(ForeignKey("messages.id"), index=True)
     old_text: Mapped[str]
@@ -144,11 +135,10 @@ class MessageEdit(team_chat.Table):
     at: Mapped[str]
 
 
-class Reaction(team_chat.Table):
+class Reaction(team_chat.Table, prefix="RCT"):
     """One member's emoji on one message (each emoji at most once per member)."""
 
     __tablename__ = "reactions"
-    __prefix__ = "RCT"
     # by member: "the messages I reacted to" (what remove_reaction offers) reads only mine
     __table_args__ = (
         UniqueConstraint("message_id", "member_id", "emoji"),

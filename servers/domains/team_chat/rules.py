@@ -17,14 +17,6 @@ _HANDLE = re.compile(r"^@?[a-z0-9][a-z0-9._-]{0,40}$")
 # -- the acting member -------------------------------------------------------------------------
 
 
-def _me(db: Db) -> dict:
-    """The signed-in member, or the error that tells the agent to sign in."""
-    session = db.session()
-    if session["member_id"] is None:
-        raise ToolError("not_authed: nobody is signed in; call login first")
-    return db.get(Member, session["member_id"])
-
-
 def _settings(db: Db) -> dict:
     return db.one("SELECT * FROM settings ORDER BY id LIMIT 1") or db.get(Setting, "CFG-000001")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from servers.domains.team_chat.model import Message, SearchQuery, team_chat
-from servers.domains.team_chat.rules import _channel, _me, _member, _parse_day, _show_messages
+from servers.domains.team_chat.rules import _channel, _member, _parse_day, _show_messages
 from servers.kit import Db, Offset, PageSize, ToolError
 
 CURRENT = "CASE WHEN m.edited_at IS NULL THEN m.text ELSE coalesce((SELECT e.new_text FROM message_edits e WHERE e.message_id = m.id ORDER BY e.id DESC LIMIT 1), m.text) END"
@@ -54,7 +54,7 @@ def search_messages(db: Db, query: SearchQuery, limit: PageSize = 20, offset: Of
     Args:
         query: Words and filters, e.g. "deploy in:#engineering from:@dwhitfield after:2026-05-01".
     """
-    me = _me(db)
+    me = db.actor()
     where, params = _parse(db, me, query)
     visible = (
         "EXISTS (SELECT 1 FROM channels c WHERE c.id = m.channel_id AND ((c.kind = 'channel' AND "

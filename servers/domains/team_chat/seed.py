@@ -333,4 +333,4 @@ def _seed_reactions(s: Seeder, messages: list[dict], seats: dict[str, list[str]]
 @team_chat.variant("logged_out", first="login")
 def logged_out(db: Db) -> None:
     """Nobody is signed in: every tool but login fails until the user signs in."""
-    db.set_session(member_id=None, signed_in_at=None)
+    db.set_acting(member_id=None, signed_in_at=None)

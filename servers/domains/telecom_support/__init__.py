@@ -32,15 +32,10 @@ Sensitive values: the customer's date of birth, the SIM PIN/PUK and the voicemai
 shown by any tool; the caller states them.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.telecom_support import seed  # noqa: F401
-from servers.domains.telecom_support import policy  # noqa: F401
-from servers.domains.telecom_support import accounts  # noqa: F401
-from servers.domains.telecom_support import service  # noqa: F401
-from servers.domains.telecom_support import device  # noqa: F401
-
-# isort: on
+from servers.domains.telecom_support import accounts, device, policy, seed, service
 from servers.domains.telecom_support.model import telecom_support
+
+# the modules that declare the domain; its tools are shown to agents in this order
+telecom_support.include(seed, policy, accounts, service, device)
 
 __all__ = ["telecom_support"]

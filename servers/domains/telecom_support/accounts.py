@@ -23,7 +23,7 @@ from servers.domains.telecom_support.model import (
     Session,
     telecom_support,
 )
-from servers.kit import Db, Offset, PageSize, Ref, ShortText, ToolError
+from servers.kit import Db, Offset, PageSize, Ref, ShortText, ToolError, marks
 
 CustomerName = Annotated[str, Field(min_length=1, max_length=120, description="The customer's full name.")]
 CreditAmount = Annotated[
@@ -34,7 +34,7 @@ OWN_METHOD = "customer_id = (SELECT customer_id FROM bills WHERE id = :bill) AND
 
 
 def _public(c: dict) -> dict:
-    return {k: v for k, v in c.items() if k not in Customer.__hidden__}
+    return {k: v for k, v in c.items() if k not in marks(Customer).hidden}
 
 
 def _outstanding(bill: dict) -> float:
@@ -109,7 +109,7 @@ def get_customer(db: Db, customer: Ref[Customer]) -> dict:
         year,
     )
     c["goodwill_credit_this_year"] = round(used, 2)
-    c["verified_in_this_conversation"] = db.session()["verified_customer_id"] == customer
+    c["verified_in_this_conversation"] = db.acting()["verified_customer_id"] == customer
     return c
 
 
@@ -135,7 +135,7 @@ def verify_customer(db: Db, customer: Ref[Customer], date_of_birth: DateOfBirth)
         raise ToolError(
             f"the date of birth {date_of_birth} does not match the records of {customer}; not verified"
         )
-    db.set_session(verified_customer_id=customer, verified_at=db.stamp())
+    db.set_acting(verified_customer_id=customer, verified_at=db.stamp())
     return {"customer": customer, "name": c["name"], "verified": True}
 
 

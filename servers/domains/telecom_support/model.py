@@ -99,13 +99,16 @@ PhoneNumber = Annotated[
 ]
 
 
-class Customer(telecom_support.Table):
+class Customer(
+    telecom_support.Table,
+    prefix="CUS",
+    people={"name": "name", "email": "email", "phone": "phone", "city": "city"},
+    hidden=("date_of_birth",),
+):
     """An account holder: a person of the shared world living in the carrier's home country."""
 
     __tablename__ = "customers"
-    __prefix__ = "CUS"
-    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
-    __hidden__ = ("date_of_birth",)  # asked for to verify a caller, never shown
+    # hidden: asked for to verify a caller, never shown
     __table_args__ = (Index("ix_customers_name", "name"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
@@ -116,10 +119,8 @@ class Customer(telecom_support.Table):
     customer_since: Mapped[str]
 
 
-class PaymentMethod(telecom_support.Table):
+class PaymentMethod(telecom_support.Table, prefix="PM", noun="payment method"):
     __tablename__ = "payment_methods"
-    __prefix__ = "PM"
-    __noun__ = "payment method"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     kind: Mapped[str]  # card / bank_account
@@ -128,11 +129,10 @@ class PaymentMethod(telecom_support.Table):
     status: Mapped[str]  # active / expired
 
 
-class Plan(telecom_support.Table):
+class Plan(telecom_support.Table, prefix="PLN"):
     """A monthly plan. ``data_gb`` None is unlimited (nothing to refuel)."""
 
     __tablename__ = "plans"
-    __prefix__ = "PLN"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     monthly_price: Mapped[float]
@@ -141,12 +141,10 @@ class Plan(telecom_support.Table):
     available: Mapped[bool]  # retired plans keep their lines but take no new ones
 
 
-class Line(telecom_support.Table):
+class Line(telecom_support.Table, example="+1-507-935-7466", hidden=("sim_pin", "sim_puk", "voicemail_pin")):
     """A phone number on an account. Keyed by the number itself, which is what callers say."""
 
     __tablename__ = "lines"
-    __example__ = "+1-507-935-7466"
-    __hidden__ = ("sim_pin", "sim_puk", "voicemail_pin")
     id: Mapped[str] = mapped_column(primary_key=True)  # the phone number
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"), index=True)
@@ -166,13 +164,12 @@ class Line(telecom_support.Table):
     activated_on: Mapped[str]
 
 
-class Device(telecom_support.Table):
+class Device(telecom_support.Table, prefix="DEV"):
     """A customer's phone and its settings. ``line_number`` is the line whose SIM it holds (none
     for a spare phone). Where it is (``country``) and how good coverage is there are facts the
     phone reports, not settings."""
 
     __tablename__ = "devices"
-    __prefix__ = "DEV"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     line_number: Mapped[str | None] = mapped_column(ForeignKey("lines.id"), unique=True)
@@ -198,11 +195,10 @@ class Device(telecom_support.Table):
     coverage_bars: Mapped[int]  # 0-4 where the phone is; 0 = no cellular coverage
 
 
-class Bill(telecom_support.Table):
+class Bill(telecom_support.Table, prefix="BIL"):
     """One billing cycle of one line. Outstanding = amount - credited (until paid)."""
 
     __tablename__ = "bills"
-    __prefix__ = "BIL"
     # a line's bills by period (its history) and by status (its draft: what a plan change or a
     # refuel charges; without this index SQLite reads all 1,800 drafts to find one line's)
     __table_args__ = (
@@ -222,12 +218,10 @@ class Bill(telecom_support.Table):
     paid_on: Mapped[str | None]
 
 
-class PaymentRequest(telecom_support.Table):
+class PaymentRequest(telecom_support.Table, prefix="PRQ", noun="payment request"):
     """A request to pay a bill, sent to the customer's payment method (the bill then awaits payment)."""
 
     __tablename__ = "payment_requests"
-    __prefix__ = "PRQ"
-    __noun__ = "payment request"
     id: Mapped[str] = mapped_column(primary_key=True)
     bill_id: Mapped[str] = mapped_column(ForeignKey("bills.id"), index=True)
     method_id: Mapped[str] = mapped_column(ForeignKey("payment_methods.id"))
@@ -236,10 +230,8 @@ class PaymentRequest(telecom_support.Table):
     sent_at: Mapped[str]
 
 
-class Payment(telecom_support.Table):
+class Payment(telecom_support.Table, prefix="PAY", append_only=True):
     __tablename__ = "payments"
-    __prefix__ = "PAY"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     bill_id: Mapped[str] = mapped_column(ForeignKey("bills.id"), index=True)
     method_id: Mapped[str] = mapped_column(ForeignKey("payment_methods.id"))
@@ -247,12 +239,10 @@ class Payment(telecom_support.Table):
     paid_at: Mapped[str]
 
 
-class Credit(telecom_support.Table):
+class Credit(telecom_support.Table, prefix="CRD", append_only=True):
     """A goodwill credit taken off a bill."""
 
     __tablename__ = "credits"
-    __prefix__ = "CRD"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     bill_id: Mapped[str] = mapped_column(ForeignKey("bills.id"))
@@ -261,12 +251,10 @@ class Credit(telecom_support.Table):
     issued_on: Mapped[str]
 
 
-class Refuel(telecom_support.Table):
+class Refuel(telecom_support.Table, prefix="RFL", append_only=True):
     """Extra data bought for one cycle, charged on that cycle's bill."""
 
     __tablename__ = "refuels"
-    __prefix__ = "RFL"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     line_number: Mapped[str] = mapped_column(ForeignKey("lines.id"), index=True)
     bill_id: Mapped[str] = mapped_column(ForeignKey("bills.id"))
@@ -275,10 +263,8 @@ class Refuel(telecom_support.Table):
     at: Mapped[str]
 
 
-class SimOrder(telecom_support.Table):
+class SimOrder(telecom_support.Table, prefix="SIM", noun="SIM order"):
     __tablename__ = "sim_orders"
-    __prefix__ = "SIM"
-    __noun__ = "SIM order"
     id: Mapped[str] = mapped_column(primary_key=True)
     line_number: Mapped[str] = mapped_column(ForeignKey("lines.id"), index=True)
     kind: Mapped[str]  # physical / esim
@@ -287,9 +273,8 @@ class SimOrder(telecom_support.Table):
     created_at: Mapped[str]
 
 
-class Ticket(telecom_support.Table):
+class Ticket(telecom_support.Table, prefix="TKT"):
     __tablename__ = "tickets"
-    __prefix__ = "TKT"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     line_number: Mapped[str | None] = mapped_column(ForeignKey("lines.id"))
@@ -299,11 +284,10 @@ class Ticket(telecom_support.Table):
     created_at: Mapped[str]
 
 
-class Handoff(telecom_support.Table):
+class Handoff(telecom_support.Table, prefix="HND"):
     """A conversation handed to a human agent."""
 
     __tablename__ = "handoffs"
-    __prefix__ = "HND"
     id: Mapped[str] = mapped_column(primary_key=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     reason: Mapped[str]
@@ -311,12 +295,13 @@ class Handoff(telecom_support.Table):
     at: Mapped[str]
 
 
-class Session(telecom_support.Table):
-    """This conversation: which customer's identity the agent has verified (none at the start)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    __internal__ = True  # the conversation's own state, not a record anyone asks about
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified_customer_id: Mapped[str | None] = mapped_column(ForeignKey("customers.id"))
-    verified_at: Mapped[str | None]
+# This conversation: which customer's identity the agent has verified (none at the start).
+# internal: the conversation's own state, not a record anyone asks about
+Session = telecom_support.acting(
+    Customer,
+    "verified_customer_id",
+    login="verify_customer",
+    signed_out=True,
+    columns={"verified_at": str | None},
+    internal=True,
+)

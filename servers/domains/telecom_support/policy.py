@@ -62,7 +62,7 @@ def verified_first(db: Db, tool: str, args: dict) -> str | None:
     customer = R.owner_of(db, args)
     if customer is None or db.find(Customer, customer) is None:
         return None
-    verified = db.session()["verified_customer_id"]
+    verified = db.acting()["verified_customer_id"]
     if verified != customer:
         who = f"only {verified} is verified" if verified else "nobody is verified yet"
         return f"customer {customer} has not been verified in this conversation ({who})"

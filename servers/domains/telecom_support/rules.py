@@ -17,7 +17,7 @@ from servers.domains.telecom_support.model import (
     Line,
     Plan,
 )
-from servers.kit import Db, ToolError
+from servers.kit import Db, ToolError, marks
 
 # -- sampler conditions (SQL over one table) ------------------------------------------------------
 PAST_DUE = "status IN ('issued', 'overdue', 'awaiting_payment') AND due_on < '{today}'"
@@ -194,7 +194,7 @@ def state_of(db: Db, number: str) -> tuple[dict[str, Any], dict[str, Any], dict[
 def public_line(db: Db, line: dict[str, Any]) -> dict[str, Any]:
     """A line as the agent's console shows it (no SIM or voicemail secrets)."""
     plan = db.get(Plan, line["plan_id"])
-    out = {k: v for k, v in line.items() if k not in Line.__hidden__}
+    out = {k: v for k, v in line.items() if k not in marks(Line).hidden}
     out["plan"] = {"id": plan["id"], "name": plan["name"], "data_gb": plan["data_gb"]}
     out["data_left_gb"] = data_left(line, plan)
     dev = db.one("SELECT * FROM devices WHERE line_number = ?", line["id"])

@@ -32,16 +32,10 @@ specialists, the 24-hour late-cancellation fee, a recent visit for controlled-su
 a guardian for minors, new patients only where accepted, and an explicit yes before changes.
 """
 
-# isort: off
-# The policy first (the tools write its breach log), then the seed and the tools in the order agents see them.
-from servers.domains.telehealth import policy  # noqa: F401
-from servers.domains.telehealth import seed  # noqa: F401
-from servers.domains.telehealth import patients  # noqa: F401
-from servers.domains.telehealth import scheduling  # noqa: F401
-from servers.domains.telehealth import visits  # noqa: F401
-from servers.domains.telehealth import care  # noqa: F401
-
-# isort: on
+from servers.domains.telehealth import care, patients, policy, scheduling, seed, visits
 from servers.domains.telehealth.model import telehealth
+
+# the modules that declare the domain; its tools are shown to agents in this order
+telehealth.include(policy, seed, patients, scheduling, visits, care)
 
 __all__ = ["telehealth"]

@@ -81,34 +81,29 @@ SPECIALTIES: tuple[tuple[str, str, bool], ...] = (
 PRIMARY_CARE = tuple(s for s, _, specialist in SPECIALTIES if not specialist)
 
 
-class Specialty(telehealth.Table):
+class Specialty(telehealth.Table, example="cardiology", noun="specialty"):
     """A medical specialty; specialists (not primary care) need a referral on HMO plans."""
 
     __tablename__ = "specialties"
-    __example__ = "cardiology"
-    __noun__ = "specialty"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     is_specialist: Mapped[bool]
 
 
-class Pharmacy(telehealth.Table):
+class Pharmacy(telehealth.Table, prefix="PHM", noun="pharmacy"):
     """A pharmacy prescriptions are sent to (a pharmacy merchant of the shared world)."""
 
     __tablename__ = "pharmacies"
-    __prefix__ = "PHM"
-    __noun__ = "pharmacy"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     city: Mapped[str]
     state: Mapped[str]
 
 
-class Provider(telehealth.Table):
+class Provider(telehealth.Table, prefix="PRV"):
     """A clinician: one specialty, licensed in one or more states, maybe seeing patients by video."""
 
     __tablename__ = "providers"
-    __prefix__ = "PRV"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     credentials: Mapped[str]  # MD, DO, NP, PA
@@ -120,13 +115,16 @@ class Provider(telehealth.Table):
     offers_telehealth: Mapped[bool]
 
 
-class Patient(telehealth.Table):
+class Patient(
+    telehealth.Table,
+    prefix="PAT",
+    hidden=("date_of_birth",),
+    people={"name": "name", "email": "email", "phone": "phone", "city": "city"},
+):
     """A patient: adults are world people; minors are their children, with a guardian (usually)."""
 
     __tablename__ = "patients"
-    __prefix__ = "PAT"
-    __hidden__ = ("date_of_birth",)  # the patient says it; the desk never reads it off the chart
-    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
+    # hidden: the patient says it; the desk never reads it off the chart
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(unique=True)
     date_of_birth: Mapped[str] = mapped_column(index=True)  # a caller is found by it (and the name)
@@ -144,21 +142,20 @@ class Patient(telehealth.Table):
     guardian_id: Mapped[str | None] = mapped_column(ForeignKey("patients.id"), index=True)
 
 
-class Session(telehealth.Table):
-    """The conversation at the desk: whose identity has been verified (name and date of birth)."""
+# The conversation at the desk: whose identity has been verified (name and date of birth).
+Session = telehealth.acting(
+    Patient,
+    "verified_patient_id",
+    login="verify_patient",
+    signed_out=True,
+    columns={"verified_at": str | None},
+)
 
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    verified_patient_id: Mapped[str | None] = mapped_column(ForeignKey("patients.id"))
-    verified_at: Mapped[str | None]
 
-
-class Appointment(telehealth.Table):
+class Appointment(telehealth.Table, prefix="APT"):
     """A visit with one provider; status follows the FHIR lifecycle (see ``MOVES``)."""
 
     __tablename__ = "appointments"
-    __prefix__ = "APT"
     __table_args__ = (Index("ix_appointments_provider_start", "provider_id", "start"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     patient_id: Mapped[str] = mapped_column(ForeignKey("patients.id"), index=True)
@@ -177,11 +174,10 @@ class Appointment(telehealth.Table):
     cancel_reason: Mapped[str | None]
 
 
-class Slot(telehealth.Table):
+class Slot(telehealth.Table, prefix="SLT"):
     """Twenty minutes of a provider's schedule (FHIR Slot): free, or busy with an appointment."""
 
     __tablename__ = "slots"
-    __prefix__ = "SLT"
     __table_args__ = (
         Index("ix_slots_provider_start", "provider_id", "start", unique=True),
         # listing or counting the slots of one status (list_records) reads this, in id order
@@ -195,11 +191,10 @@ class Slot(telehealth.Table):
     appointment_id: Mapped[str | None] = mapped_column(ForeignKey("appointments.id"), index=True)
 
 
-class Referral(telehealth.Table):
+class Referral(telehealth.Table, prefix="REF"):
     """A primary-care referral to a specialty: valid until it expires or its visits are used."""
 
     __tablename__ = "referrals"
-    __prefix__ = "REF"
     id: Mapped[str] = mapped_column(primary_key=True)
     patient_id: Mapped[str] = mapped_column(ForeignKey("patients.id"), index=True)
     specialty_id: Mapped[str] = mapped_column(ForeignKey("specialties.id"))
@@ -212,11 +207,10 @@ class Referral(telehealth.Table):
     status: Mapped[str]  # active / expired / closed
 
 
-class Prescription(telehealth.Table):
+class Prescription(telehealth.Table, prefix="RX"):
     """A medication order; controlled substances carry their DEA schedule (II-V)."""
 
     __tablename__ = "prescriptions"
-    __prefix__ = "RX"
     id: Mapped[str] = mapped_column(primary_key=True)
     patient_id: Mapped[str] = mapped_column(ForeignKey("patients.id"), index=True)
     prescriber_id: Mapped[str] = mapped_column(ForeignKey("providers.id"))
@@ -229,24 +223,20 @@ class Prescription(telehealth.Table):
     status: Mapped[str]  # active / stopped
 
 
-class RefillRequest(telehealth.Table):
+class RefillRequest(telehealth.Table, prefix="RFL", append_only=True):
     """A refill sent to a pharmacy (append-only)."""
 
     __tablename__ = "refill_requests"
-    __prefix__ = "RFL"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     prescription_id: Mapped[str] = mapped_column(ForeignKey("prescriptions.id"), index=True)
     pharmacy_id: Mapped[str] = mapped_column(ForeignKey("pharmacies.id"))
     requested_at: Mapped[str]
 
 
-class VisitNote(telehealth.Table):
+class VisitNote(telehealth.Table, prefix="VN", append_only=True):
     """What the provider wrote when a visit was completed (append-only)."""
 
     __tablename__ = "visit_notes"
-    __prefix__ = "VN"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     appointment_id: Mapped[str] = mapped_column(ForeignKey("appointments.id"), index=True)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id"))
@@ -254,11 +244,10 @@ class VisitNote(telehealth.Table):
     written_at: Mapped[str]
 
 
-class IntakeForm(telehealth.Table):
+class IntakeForm(telehealth.Table, prefix="FRM"):
     """A form sent to a patient (or a minor's guardian) to fill in before a visit."""
 
     __tablename__ = "intake_forms"
-    __prefix__ = "FRM"
     id: Mapped[str] = mapped_column(primary_key=True)
     patient_id: Mapped[str] = mapped_column(ForeignKey("patients.id"), index=True)
     appointment_id: Mapped[str | None] = mapped_column(ForeignKey("appointments.id"))
@@ -269,11 +258,10 @@ class IntakeForm(telehealth.Table):
     completed_at: Mapped[str | None]
 
 
-class VideoSession(telehealth.Table):
+class VideoSession(telehealth.Table, prefix="VID"):
     """The video room of a video visit: live while the visit runs, ended when it is completed."""
 
     __tablename__ = "video_sessions"
-    __prefix__ = "VID"
     id: Mapped[str] = mapped_column(primary_key=True)
     appointment_id: Mapped[str] = mapped_column(ForeignKey("appointments.id"), index=True)
     join_url: Mapped[str]
@@ -282,11 +270,10 @@ class VideoSession(telehealth.Table):
     status: Mapped[str]  # live / ended
 
 
-class Invoice(telehealth.Table):
+class Invoice(telehealth.Table, prefix="INV"):
     """What a patient owes: a visit's copay, a late-cancellation fee or a no-show fee."""
 
     __tablename__ = "invoices"
-    __prefix__ = "INV"
     id: Mapped[str] = mapped_column(primary_key=True)
     patient_id: Mapped[str] = mapped_column(ForeignKey("patients.id"), index=True)
     appointment_id: Mapped[str | None] = mapped_column(ForeignKey("appointments.id"))
@@ -297,12 +284,10 @@ class Invoice(telehealth.Table):
     description: Mapped[str]
 
 
-class Message(telehealth.Table):
+class Message(telehealth.Table, prefix="MSG", append_only=True):
     """A message the desk passed to a provider for a patient (append-only)."""
 
     __tablename__ = "messages"
-    __prefix__ = "MSG"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     patient_id: Mapped[str] = mapped_column(ForeignKey("patients.id"), index=True)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id"))

@@ -73,7 +73,7 @@ def identity_verified(db: Db, tool: str, args: dict) -> str | None:
     patient = patient_of(db, args)
     if patient is None:
         return None
-    verified = db.session()["verified_patient_id"]
+    verified = db.acting()["verified_patient_id"]
     if verified in (patient["id"], patient["guardian_id"]) and verified is not None:
         return None
     who = f"patient {verified}" if verified else "nobody"

@@ -2,7 +2,7 @@
 
 Acting model: one session row says which brokerage account is logged in (the snapshot starts
 logged in as the persona's account; ``login``/``logout`` switch). Market data tools work while
-logged out; account tools fail with "not logged in; call login first".
+logged out; account tools fail with "nobody is signed in; call login first".
 
 Reference moment: Monday 2026-06-01 10:30 New York time (all times in this service are New York
 time, the clock of its main venue). The simulated NYSE (``XNYS-SIM``, 09:30-16:00 ET) is open,
@@ -37,15 +37,10 @@ Rules the service enforces:
 Fills and cash movements are append-only ledgers.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.trading import seed  # noqa: F401
-from servers.domains.trading import account  # noqa: F401
-from servers.domains.trading import market  # noqa: F401
-from servers.domains.trading import orders  # noqa: F401
-from servers.domains.trading import watchlist  # noqa: F401
-
-# isort: on
+from servers.domains.trading import account, market, orders, seed, watchlist
 from servers.domains.trading.model import trading
+
+# the modules that declare the domain; its tools are shown to agents in this order
+trading.include(seed, account, market, orders, watchlist)
 
 __all__ = ["trading"]

@@ -11,7 +11,7 @@ from servers.domains.trading.model import (
     Session,
     trading,
 )
-from servers.domains.trading.rules import _account, _equity, _funds, _m, _moved_today
+from servers.domains.trading.rules import _equity, _funds, _m, _moved_today
 from servers.kit import (
     Db,
     Money,
@@ -47,7 +47,7 @@ def login(
     account = db.get(Account, row["account_id"])
     if account["status"] == "closed":
         raise ToolError(f"account {account['id']} of {username} is closed; it can no longer log in")
-    db.set_session(account_id=account["id"], logged_in_at=db.stamp())
+    db.set_acting(account_id=account["id"], logged_in_at=db.stamp())
     return {
         "logged_in": True,
         "username": username,
@@ -60,8 +60,8 @@ def login(
 @trading.tool(writes=[Session], idempotent=True, says=["log me out", "sign out of the brokerage account"])
 def logout(db: Db) -> dict:
     """End the session; market data still works, account tools need a new login."""
-    account = _account(db)
-    db.set_session(account_id=None, logged_in_at=None)
+    account = db.actor()
+    db.set_acting(account_id=None, logged_in_at=None)
     return {"logged_out": True, "account": account["id"]}
 
 
@@ -76,7 +76,7 @@ def logout(db: Db) -> dict:
 def get_account(db: Db) -> dict:
     """The logged-in account: cash, buying power, holds by open orders, equity, withdrawable cash,
     status, day-trade count and pattern-day-trader flag, and what is left of today's limits."""
-    a = _account(db)
+    a = db.actor()
     funds = _funds(db, a)
     return {
         "account": a["id"],
@@ -111,7 +111,7 @@ def deposit_funds(db: Db, amount: Money) -> dict:
     Args:
         amount: How much to deposit, in dollars.
     """
-    a = _account(db)
+    a = db.actor()
     done = _moved_today(db, a["id"], "deposit")
     if done + amount > DAILY_LIMIT:
         raise ToolError(
@@ -145,7 +145,7 @@ def withdraw_funds(db: Db, amount: Money) -> dict:
     Args:
         amount: How much to withdraw, in dollars.
     """
-    a = _account(db)
+    a = db.actor()
     funds = _funds(db, a)
     if amount > funds["power"]:
         raise ToolError(

@@ -75,12 +75,10 @@ SearchText = Annotated[
 # -- tables ---------------------------------------------------------------------------------
 
 
-class Exchange(trading.Table):
+class Exchange(trading.Table, example="XNYS-SIM", noun="exchange"):
     """A trading venue with its regular session hours (local to the venue)."""
 
     __tablename__ = "exchanges"
-    __example__ = "XNYS-SIM"
-    __noun__ = "exchange"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     timezone: Mapped[str]
@@ -89,12 +87,10 @@ class Exchange(trading.Table):
     trading_days: Mapped[str]  # "Mon-Fri" or "daily"
 
 
-class Instrument(trading.Table):
+class Instrument(trading.Table, example="HUGH", noun="instrument"):
     """A tradable symbol with its current quote (top of the book and today's range)."""
 
     __tablename__ = "instruments"
-    __example__ = "HUGH"
-    __noun__ = "instrument"
     id: Mapped[str] = mapped_column(primary_key=True)  # the ticker symbol
     name: Mapped[str]
     exchange_id: Mapped[str] = mapped_column(ForeignKey("exchanges.id"), index=True)
@@ -113,12 +109,10 @@ class Instrument(trading.Table):
     volume: Mapped[float]
 
 
-class BookLevel(trading.Table):
+class BookLevel(trading.Table, prefix="BKL", noun="book level"):
     """Resting liquidity of other participants at one price (bids to buy, asks to sell)."""
 
     __tablename__ = "book_levels"
-    __prefix__ = "BKL"
-    __noun__ = "book level"
     id: Mapped[str] = mapped_column(primary_key=True)
     symbol: Mapped[str] = mapped_column(ForeignKey("instruments.id"), index=True)
     side: Mapped[str]  # bid / ask
@@ -127,10 +121,8 @@ class BookLevel(trading.Table):
     size: Mapped[float]
 
 
-class PriceBar(trading.Table):
+class PriceBar(trading.Table, prefix="BAR", noun="price bar"):
     __tablename__ = "price_bars"
-    __prefix__ = "BAR"
-    __noun__ = "price bar"
     id: Mapped[str] = mapped_column(primary_key=True)
     symbol: Mapped[str] = mapped_column(ForeignKey("instruments.id"), index=True)
     day: Mapped[str]
@@ -141,12 +133,12 @@ class PriceBar(trading.Table):
     volume: Mapped[float]
 
 
-class Account(trading.Table):
+class Account(
+    trading.Table, prefix="ACT", people={"name": "owner_name", "email": "email", "username": "username"}
+):
     """A brokerage account, owned by a person of the shared world (ACT-000001 is the persona's)."""
 
     __tablename__ = "accounts"
-    __prefix__ = "ACT"
-    __people__ = {"name": "owner_name", "email": "email", "username": "username"}
     id: Mapped[str] = mapped_column(primary_key=True)
     owner_name: Mapped[str]
     email: Mapped[str]
@@ -160,31 +152,23 @@ class Account(trading.Table):
     opened_on: Mapped[str]
 
 
-class Login(trading.Table):
+class Login(trading.Table, example="dwhitfield", noun="login", hidden=("password",)):
     """Credentials: one login name per account. Passwords never leave this table."""
 
     __tablename__ = "logins"
-    __example__ = "dwhitfield"
-    __noun__ = "login"
-    __hidden__ = ("password",)
     id: Mapped[str] = mapped_column(primary_key=True)  # the username
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), unique=True)
     password: Mapped[str]
 
 
-class Session(trading.Table):
-    """Who is logged in for this episode (account_id NULL = nobody)."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"))
-    logged_in_at: Mapped[str | None]
+# Who is logged in for this episode (account_id NULL = nobody).
+Session = trading.acting(
+    Account, "account_id", login="login", signed_out=True, columns={"logged_in_at": str | None}
+)
 
 
-class Order(trading.Table):
+class Order(trading.Table, prefix="ORD"):
     __tablename__ = "orders"
-    __prefix__ = "ORD"
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     symbol: Mapped[str] = mapped_column(ForeignKey("instruments.id"), index=True)
@@ -204,12 +188,10 @@ class Order(trading.Table):
     updated_at: Mapped[str]
 
 
-class Fill(trading.Table):
+class Fill(trading.Table, prefix="FIL", append_only=True):
     """One execution of (part of) an order. Append-only."""
 
     __tablename__ = "fills"
-    __prefix__ = "FIL"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), index=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
@@ -220,11 +202,10 @@ class Fill(trading.Table):
     at: Mapped[str]
 
 
-class Position(trading.Table):
+class Position(trading.Table, prefix="POS"):
     """Holdings of one symbol; qty < 0 is a short (margin accounts, shortable symbols only)."""
 
     __tablename__ = "positions"
-    __prefix__ = "POS"
     __table_args__ = (UniqueConstraint("account_id", "symbol"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
@@ -233,13 +214,10 @@ class Position(trading.Table):
     avg_cost: Mapped[float]
 
 
-class CashMovement(trading.Table):
+class CashMovement(trading.Table, prefix="CSH", noun="cash movement", append_only=True):
     """Money in or out of an account other than trades (signed amount). Append-only."""
 
     __tablename__ = "cash_movements"
-    __prefix__ = "CSH"
-    __noun__ = "cash movement"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     kind: Mapped[str]  # deposit / withdrawal / dividend / fee
@@ -249,10 +227,8 @@ class CashMovement(trading.Table):
     at: Mapped[str]
 
 
-class WatchlistItem(trading.Table):
+class WatchlistItem(trading.Table, prefix="WLI", noun="watchlist item"):
     __tablename__ = "watchlist_items"
-    __prefix__ = "WLI"
-    __noun__ = "watchlist item"
     __table_args__ = (UniqueConstraint("account_id", "symbol"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
@@ -260,10 +236,8 @@ class WatchlistItem(trading.Table):
     added_at: Mapped[str]
 
 
-class PriceAlert(trading.Table):
+class PriceAlert(trading.Table, prefix="ALR", noun="price alert"):
     __tablename__ = "price_alerts"
-    __prefix__ = "ALR"
-    __noun__ = "price alert"
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     symbol: Mapped[str] = mapped_column(ForeignKey("instruments.id"))

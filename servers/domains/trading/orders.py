@@ -20,7 +20,7 @@ from servers.domains.trading.model import (
     TimeInForce,
     trading,
 )
-from servers.domains.trading.rules import _account, _instrument, _own_order, _position_qty, _q, _with_fills
+from servers.domains.trading.rules import _instrument, _own_order, _position_qty, _q, _with_fills
 from servers.kit import (
     Day,
     Db,
@@ -68,7 +68,7 @@ def place_order(
         limit_price: Required for limit and stop_limit orders; within 10% of the last price.
         stop_price: Required for stop and stop_limit orders; within 10% of the last price.
     """
-    account = _account(db)
+    account = db.actor()
     return _submit(db, account, symbol, side, qty, type, time_in_force, limit_price, stop_price)
 
 
@@ -83,7 +83,7 @@ MINE_OPEN = f"{MINE} AND status IN {OPEN_SQL}"
 )
 def get_order(db: Db, order: Ref[Order, MINE]) -> dict:
     """One order of the logged-in account with its fills."""
-    return _with_fills(db, _own_order(db, _account(db), order))
+    return _with_fills(db, _own_order(db, db.actor(), order))
 
 
 @trading.tool(
@@ -109,7 +109,7 @@ def list_orders(
         symbol: Only orders for this symbol.
         side: Only buys or only sells.
     """
-    a = _account(db)
+    a = db.actor()
     where, params = ["account_id = ?"], [a["id"]]
     if status == "open":
         where.append(f"status IN {OPEN_SQL}")
@@ -135,7 +135,7 @@ def list_orders(
 )
 def cancel_order(db: Db, order: Ref[Order, MINE_OPEN]) -> dict:
     """Cancel an open (new or partially filled) order; what already filled stays filled."""
-    a = _account(db)
+    a = db.actor()
     o = _cancel(db, a, order)
     return _with_fills(db, db.update(Order, o["id"], status="canceled", updated_at=db.stamp()))
 
@@ -153,7 +153,7 @@ def cancel_orders(db: Db, orders: IdList[Order, MINE_OPEN]) -> dict:
     Args:
         orders: Order ids, e.g. ["ORD-000012", "ORD-000031"].
     """
-    a = _account(db)
+    a = db.actor()
     checked = [_cancel(db, a, o) for o in orders]
     for o in checked:
         db.update(Order, o["id"], status="canceled", updated_at=db.stamp())
@@ -182,7 +182,7 @@ def replace_order(
         limit_price: New limit price (limit and stop_limit orders).
         stop_price: New stop price (stop and stop_limit orders).
     """
-    a = _account(db)
+    a = db.actor()
     o = _cancel(db, a, order, "replaced")
     if qty is None and limit_price is None and stop_price is None:
         raise ToolError("nothing to change: give qty, limit_price or stop_price")
@@ -213,7 +213,7 @@ def replace_order(
 )
 def list_positions(db: Db, limit: PageSize = 20, offset: Offset = 0) -> dict:
     """Holdings of the logged-in account with last price, market value and unrealized profit/loss."""
-    a = _account(db)
+    a = db.actor()
     sql = (
         "SELECT p.id, p.symbol, i.name, p.qty, p.avg_cost, i.last, round(p.qty * i.last, 2) AS market_value, "
         "round(p.qty * p.avg_cost, 2) AS cost_basis, round(p.qty * (i.last - p.avg_cost), 2) AS unrealized_pl, "
@@ -246,7 +246,7 @@ def close_position(
         symbol: The symbol held.
         qty: How much to close (default: all of it).
     """
-    a = _account(db)
+    a = db.actor()
     ins = _instrument(db, symbol)
     pos = _position_qty(db, a["id"], ins["id"])
     if pos == 0:
@@ -277,7 +277,7 @@ def list_transactions(
         end_day: Last day included, YYYY-MM-DD.
         kind: trade, deposit, withdrawal, dividend or fee.
     """
-    a = _account(db)
+    a = db.actor()
     if start_day and end_day and start_day > end_day:
         raise ToolError(f"start_day {start_day} is after end_day {end_day}")
     where, params = ["1 = 1"], [a["id"], a["id"]]

@@ -9,7 +9,6 @@ from servers.domains.trading.model import (
     MARKET_BUFFER,
     MARKET_TZ,
     OPEN_SQL,
-    Account,
     Exchange,
     Instrument,
     Order,
@@ -32,14 +31,6 @@ def _q(x: float) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _account(db: Db) -> dict:
-    """The logged-in account, or the error that tells the agent to log in."""
-    session = db.session()
-    if session["account_id"] is None:
-        raise ToolError("not logged in; call login first")
-    return db.get(Account, session["account_id"])
 
 
 def _instrument(db: Db, symbol: str) -> dict:

@@ -38,7 +38,7 @@ def fill(s: Seeder) -> None:
 @trading.variant("logged_out", first="login")
 def logged_out(db: Db) -> None:
     """Nobody is logged in: account tools fail until the user logs in."""
-    db.set_session(account_id=None, logged_in_at=None)
+    db.set_acting(account_id=None, logged_in_at=None)
 
 
 @trading.variant("market_closed")

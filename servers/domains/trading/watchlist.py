@@ -15,7 +15,7 @@ from servers.domains.trading.model import (
     trading,
 )
 from servers.domains.trading.orders import MINE
-from servers.domains.trading.rules import _account, _instrument, _m
+from servers.domains.trading.rules import _instrument, _m
 from servers.kit import (
     Db,
     Money,
@@ -38,7 +38,7 @@ def add_to_watchlist(
     db: Db, symbol: Ref[Instrument, f"id NOT IN (SELECT symbol FROM watchlist_items WHERE {MINE})"]
 ) -> dict:
     """Add a symbol to the logged-in account's watchlist (at most 50 symbols)."""
-    a = _account(db)
+    a = db.actor()
     ins = _instrument(db, symbol)
     dup = db.one("SELECT * FROM watchlist_items WHERE account_id = ? AND symbol = ?", a["id"], ins["id"])
     if dup:
@@ -59,7 +59,7 @@ def remove_from_watchlist(
     db: Db, symbol: Ref[Instrument, f"id IN (SELECT symbol FROM watchlist_items WHERE {MINE})"]
 ) -> dict:
     """Remove a symbol from the logged-in account's watchlist."""
-    a = _account(db)
+    a = db.actor()
     ins = _instrument(db, symbol)
     row = db.one("SELECT * FROM watchlist_items WHERE account_id = ? AND symbol = ?", a["id"], ins["id"])
     if row is None:
@@ -76,7 +76,7 @@ def remove_from_watchlist(
 )
 def get_watchlist(db: Db, limit: PageSize = 50, offset: Offset = 0) -> dict:
     """The watchlist's symbols with current quotes, and the account's price alerts on each."""
-    a = _account(db)
+    a = db.actor()
     page = db.page(
         "SELECT i.* FROM watchlist_items w JOIN instruments i ON i.id = w.symbol WHERE w.account_id = ? "
         "ORDER BY w.added_at, w.id",
@@ -118,7 +118,7 @@ def set_price_alert(
         direction: above or below.
         price: The level to watch.
     """
-    a = _account(db)
+    a = db.actor()
     ins = _instrument(db, symbol)
     last = ins["last"]
     if direction == "above" and price <= last:
@@ -162,7 +162,7 @@ def set_price_alert(
 )
 def delete_price_alert(db: Db, alert: Ref[PriceAlert, f"{MINE} AND active = 1"]) -> dict:
     """Switch off one of the logged-in account's price alerts."""
-    a = _account(db)
+    a = db.actor()
     row = db.find(PriceAlert, alert)
     if row is None or row["account_id"] != a["id"]:
         raise ToolError(f"price alert {alert!r} does not exist in account {a['id']}")

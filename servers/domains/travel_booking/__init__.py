@@ -51,17 +51,10 @@ Rules the service enforces, each refused with an error naming the values involve
 Charges and support tickets are append-only ledgers; ``get_invoice`` reads the charges.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.travel_booking import seed  # noqa: F401
-from servers.domains.travel_booking import account  # noqa: F401
-from servers.domains.travel_booking import catalog  # noqa: F401
-from servers.domains.travel_booking import booking  # noqa: F401
-from servers.domains.travel_booking import trips  # noqa: F401
-from servers.domains.travel_booking import cancelling  # noqa: F401
-from servers.domains.travel_booking import documents  # noqa: F401
-
-# isort: on
+from servers.domains.travel_booking import account, booking, cancelling, catalog, documents, seed, trips
 from servers.domains.travel_booking.model import travel_booking
+
+# the modules that declare the domain; its tools are shown to agents in this order
+travel_booking.include(seed, account, catalog, booking, trips, cancelling, documents)
 
 __all__ = ["travel_booking"]

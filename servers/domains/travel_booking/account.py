@@ -145,7 +145,7 @@ def authenticate(db: Db, email: Email, password: Password, scope: Scope = "read_
     db.update(
         AccessToken, token["id"], status="active", scope=scope, issued_at=db.stamp(), expires_at=expires
     )
-    db.set_session(traveler_id=t["id"], access_token=token["id"], logged_in_at=db.stamp())
+    db.set_acting(traveler_id=t["id"], access_token=token["id"], logged_in_at=db.stamp())
     return {
         "access_token": token["id"],
         "token_type": "bearer",
@@ -163,7 +163,7 @@ def authenticate(db: Db, email: Email, password: Password, scope: Scope = "read_
 def get_login_status(db: Db) -> dict:
     """Whether this session holds a valid access token, for whom, its scope and when it expires
     (the token itself is never shown again)."""
-    session = db.session()
+    session = db.acting()
     token = db.find(AccessToken, session["access_token"]) if session["access_token"] else None
     if token is None or session["traveler_id"] is None:
         return {"logged_in": False, "reason": "nobody has signed in; call authenticate"}

@@ -93,7 +93,7 @@ def verify_traveler(
 
 
 def _trip_checks(db: Db, itinerary: str, first: str, last: str, country: str, expiry: str) -> list[dict]:
-    session = db.session()
+    session = db.acting()
     trip = db.get(Itinerary, itinerary)
     if trip["traveler_id"] != session["traveler_id"]:
         raise ToolError(f"itinerary {itinerary} does not belong to the signed-in traveler")

@@ -50,13 +50,15 @@ CANCEL_FEE_FAR = {"basic_economy": None, "economy": 100.0, "business": 0.0}
 # -- people and access --------------------------------------------------------------------------
 
 
-class Traveler(travel_booking.Table):
+class Traveler(
+    travel_booking.Table,
+    prefix="TRV",
+    hidden=("password", "passport_number"),
+    people={"name": "name", "first_name": "first_name", "last_name": "last_name", "email": "email"},
+):
     """A traveler account, a person of the shared world (TRV-000001 is the persona)."""
 
     __tablename__ = "travelers"
-    __prefix__ = "TRV"
-    __hidden__ = ("password", "passport_number")
-    __people__ = {"name": "name", "first_name": "first_name", "last_name": "last_name", "email": "email"}
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     first_name: Mapped[str]
@@ -76,15 +78,17 @@ class Traveler(travel_booking.Table):
 Index("ix_travelers_email_lower", func.lower(Traveler.email))
 
 
-class AccessToken(travel_booking.Table):
+class AccessToken(
+    travel_booking.Table,
+    example="tk_4f1c9a7e2b6d80351ac2",
+    noun="access token",
+    hidden=("id", "refresh_token"),
+):
     """Access tokens, keyed by the token itself. Each traveler has a short series of tokens the
     service hands out in order (``unissued`` until an authenticate issues one); tokens are secrets,
     so discovery tools never show the key."""
 
     __tablename__ = "access_tokens"
-    __example__ = "tk_4f1c9a7e2b6d80351ac2"
-    __noun__ = "access token"
-    __hidden__ = ("id", "refresh_token")
     id: Mapped[str] = mapped_column(primary_key=True)
     traveler_id: Mapped[str] = mapped_column(ForeignKey("travelers.id"), index=True)
     seq: Mapped[int]
@@ -95,26 +99,22 @@ class AccessToken(travel_booking.Table):
     refresh_token: Mapped[str]
 
 
-class Session(travel_booking.Table):
-    """This episode's sign-in: who is signed in and the token issued to them."""
+# This episode's sign-in: who is signed in and the token issued to them.
+Session = travel_booking.acting(
+    Traveler,
+    "traveler_id",
+    login="authenticate",
+    signed_out=True,
+    columns={"access_token": str | None, "logged_in_at": str | None},
+    hidden=("access_token",),
+)
 
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    __hidden__ = ("access_token",)
-    id: Mapped[str] = mapped_column(primary_key=True)
-    traveler_id: Mapped[str | None] = mapped_column(ForeignKey("travelers.id"))
-    access_token: Mapped[str | None]
-    logged_in_at: Mapped[str | None]
 
-
-class PaymentMethod(travel_booking.Table):
+class PaymentMethod(travel_booking.Table, prefix="PMT", noun="card", hidden=("pan",)):
     """A saved card: credit cards carry a limit and an owed balance, gift cards and travel
     certificates a remaining balance."""
 
     __tablename__ = "payment_methods"
-    __prefix__ = "PMT"
-    __noun__ = "card"
-    __hidden__ = ("pan",)
     id: Mapped[str] = mapped_column(primary_key=True)
     traveler_id: Mapped[str] = mapped_column(ForeignKey("travelers.id"), index=True)
     kind: Mapped[str]  # credit_card / gift_card / travel_certificate
@@ -130,11 +130,10 @@ class PaymentMethod(travel_booking.Table):
     added_at: Mapped[str]
 
 
-class Budget(travel_booking.Table):
+class Budget(travel_booking.Table, prefix="BGT"):
     """The traveler's per-trip budget limit: no itinerary may cost more in total."""
 
     __tablename__ = "budgets"
-    __prefix__ = "BGT"
     id: Mapped[str] = mapped_column(primary_key=True)
     traveler_id: Mapped[str] = mapped_column(ForeignKey("travelers.id"), unique=True)
     trip_limit: Mapped[float]
@@ -144,10 +143,8 @@ class Budget(travel_booking.Table):
 # -- catalogue ----------------------------------------------------------------------------------
 
 
-class Airport(travel_booking.Table):
+class Airport(travel_booking.Table, example="PDX", noun="airport"):
     __tablename__ = "airports"
-    __example__ = "PDX"
-    __noun__ = "airport"
     id: Mapped[str] = mapped_column(primary_key=True)  # IATA code
     name: Mapped[str]
     city: Mapped[str]
@@ -157,12 +154,10 @@ class Airport(travel_booking.Table):
     lon: Mapped[float]
 
 
-class Flight(travel_booking.Table):
+class Flight(travel_booking.Table, example="CV212", noun="flight"):
     """A scheduled route, keyed by its flight number; departure time is local to the origin."""
 
     __tablename__ = "flights"
-    __example__ = "CV212"
-    __noun__ = "flight"
     id: Mapped[str] = mapped_column(primary_key=True)  # flight number
     airline: Mapped[str]
     origin: Mapped[str] = mapped_column(ForeignKey("airports.id"), index=True)
@@ -175,12 +170,10 @@ class Flight(travel_booking.Table):
     seats_business: Mapped[int]
 
 
-class FlightDate(travel_booking.Table):
+class FlightDate(travel_booking.Table, prefix="FDT", noun="flight date"):
     """One flight on one day: status, seats left and prices per cabin (per passenger, USD)."""
 
     __tablename__ = "flight_dates"
-    __prefix__ = "FDT"
-    __noun__ = "flight date"
     __table_args__ = (UniqueConstraint("flight_id", "day"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     flight_id: Mapped[str] = mapped_column(ForeignKey("flights.id"), index=True)
@@ -198,9 +191,8 @@ class FlightDate(travel_booking.Table):
     price_business: Mapped[float]
 
 
-class Hotel(travel_booking.Table):
+class Hotel(travel_booking.Table, prefix="HTL"):
     __tablename__ = "hotels"
-    __prefix__ = "HTL"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     city: Mapped[str] = mapped_column(index=True)
@@ -209,12 +201,10 @@ class Hotel(travel_booking.Table):
     rating: Mapped[float]
 
 
-class RoomType(travel_booking.Table):
+class RoomType(travel_booking.Table, prefix="RTY", noun="room type"):
     """A kind of room in a hotel; availability on a night = total rooms minus booked stays."""
 
     __tablename__ = "room_types"
-    __prefix__ = "RTY"
-    __noun__ = "room type"
     id: Mapped[str] = mapped_column(primary_key=True)
     hotel_id: Mapped[str] = mapped_column(ForeignKey("hotels.id"), index=True)
     name: Mapped[str]
@@ -224,10 +214,8 @@ class RoomType(travel_booking.Table):
     refundable: Mapped[bool]
 
 
-class Currency(travel_booking.Table):
+class Currency(travel_booking.Table, example="EUR", noun="currency"):
     __tablename__ = "currencies"
-    __example__ = "EUR"
-    __noun__ = "currency"
     id: Mapped[str] = mapped_column(primary_key=True)  # ISO 4217 code
     name: Mapped[str]
     per_usd: Mapped[float]
@@ -236,15 +224,13 @@ class Currency(travel_booking.Table):
 # -- trips --------------------------------------------------------------------------------------
 
 
-class Itinerary(travel_booking.Table):
+class Itinerary(travel_booking.Table, prefix="ITN", noun="itinerary"):
     """A booking: flights (segments) for passengers, optional hotel stays, bags and insurance.
 
     ``fare_paid`` is what the flights cost, ``extras_paid`` bags and insurance; stays keep their
     own price. ``total_paid`` is everything net of refunds (the invoice total)."""
 
     __tablename__ = "itineraries"
-    __prefix__ = "ITN"
-    __noun__ = "itinerary"
     id: Mapped[str] = mapped_column(primary_key=True)
     traveler_id: Mapped[str] = mapped_column(ForeignKey("travelers.id"), index=True)
     code: Mapped[str] = mapped_column(unique=True)  # the confirmation code travelers quote
@@ -262,11 +248,10 @@ class Itinerary(travel_booking.Table):
     cancel_reason: Mapped[str | None]
 
 
-class Segment(travel_booking.Table):
+class Segment(travel_booking.Table, prefix="SEG"):
     """One flight of an itinerary; ``label`` is how travelers name it ("CV212 on Jun 12 (HWY29G)")."""
 
     __tablename__ = "segments"
-    __prefix__ = "SEG"
     id: Mapped[str] = mapped_column(primary_key=True)
     itinerary_id: Mapped[str] = mapped_column(ForeignKey("itineraries.id"), index=True)
     label: Mapped[str]
@@ -277,12 +262,10 @@ class Segment(travel_booking.Table):
     status: Mapped[str]  # booked / flown / cancelled
 
 
-class Passenger(travel_booking.Table):
+class Passenger(travel_booking.Table, prefix="PAX", noun="ticket"):
     """A passenger's ticket on an itinerary; ``code`` is the 13-digit e-ticket number."""
 
     __tablename__ = "passengers"
-    __prefix__ = "PAX"
-    __noun__ = "ticket"
     id: Mapped[str] = mapped_column(primary_key=True)
     itinerary_id: Mapped[str] = mapped_column(ForeignKey("itineraries.id"), index=True)
     code: Mapped[str] = mapped_column(unique=True)
@@ -291,9 +274,8 @@ class Passenger(travel_booking.Table):
     dob: Mapped[str]
 
 
-class Stay(travel_booking.Table):
+class Stay(travel_booking.Table, prefix="STY"):
     __tablename__ = "stays"
-    __prefix__ = "STY"
     id: Mapped[str] = mapped_column(primary_key=True)
     itinerary_id: Mapped[str] = mapped_column(ForeignKey("itineraries.id"), index=True)
     hotel_id: Mapped[str] = mapped_column(ForeignKey("hotels.id"), index=True)
@@ -307,11 +289,10 @@ class Stay(travel_booking.Table):
     status: Mapped[str]  # booked / cancelled / completed
 
 
-class Bag(travel_booking.Table):
+class Bag(travel_booking.Table, prefix="BAG"):
     """Checked bags of an itinerary (one row per itinerary with flights)."""
 
     __tablename__ = "bags"
-    __prefix__ = "BAG"
     id: Mapped[str] = mapped_column(primary_key=True)
     itinerary_id: Mapped[str] = mapped_column(ForeignKey("itineraries.id"), unique=True)
     count: Mapped[int]
@@ -319,12 +300,10 @@ class Bag(travel_booking.Table):
     paid_count: Mapped[int]
 
 
-class Charge(travel_booking.Table):
+class Charge(travel_booking.Table, prefix="CHG", append_only=True):
     """Money moved for an itinerary: charges positive, refunds negative. Append-only."""
 
     __tablename__ = "charges"
-    __prefix__ = "CHG"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     itinerary_id: Mapped[str] = mapped_column(ForeignKey("itineraries.id"), index=True)
     payment_method_id: Mapped[str] = mapped_column(ForeignKey("payment_methods.id"), index=True)
@@ -334,13 +313,10 @@ class Charge(travel_booking.Table):
     at: Mapped[str]
 
 
-class SupportTicket(travel_booking.Table):
+class SupportTicket(travel_booking.Table, prefix="SUP", noun="support ticket", append_only=True):
     """A message to the service's human agents. Append-only."""
 
     __tablename__ = "support_tickets"
-    __prefix__ = "SUP"
-    __noun__ = "support ticket"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     traveler_id: Mapped[str] = mapped_column(ForeignKey("travelers.id"), index=True)
     itinerary_id: Mapped[str | None] = mapped_column(ForeignKey("itineraries.id"))

@@ -91,7 +91,7 @@ def _auth(db: Db, access_token: str, *, write: str | None = None) -> dict:
 
     ``write`` names the action when the call changes something (a read-only token may not)."""
     row = db.find(AccessToken, access_token)
-    session = db.session()
+    session = db.acting()
     if row is None or row["status"] == "unissued":
         raise ToolError("invalid access token: it was never issued; authenticate first")
     if row["id"] != session["access_token"]:

@@ -348,10 +348,10 @@ def _seed_tickets(s: Seeder, travelers: list[dict], itineraries: list[dict]) -> 
 def token_expired(db: Db) -> None:
     """The session's access token expired an hour ago: every account tool refuses until the
     traveler authenticates again."""
-    token = db.session()["access_token"]
+    token = db.acting()["access_token"]
     db.execute(
         "UPDATE access_tokens SET status = 'expired', issued_at = '2026-05-31T15:00:00', "
         "expires_at = '2026-06-01T15:00:00' WHERE id = ?",
         token,
     )
-    db.set_session(logged_in_at="2026-05-31T15:00:00")
+    db.set_acting(logged_in_at="2026-05-31T15:00:00")

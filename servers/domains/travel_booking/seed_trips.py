@@ -17,7 +17,7 @@ from servers.domains.travel_booking.model import (
     Stay,
 )
 from servers.domains.travel_booking.rules import segment_label, ticket_number
-from servers.kit import Seeder
+from servers.kit import Seeder, marks
 
 CODE_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 PRICE = {"basic_economy": "price_basic", "economy": "price_economy", "business": "price_business"}
@@ -59,7 +59,7 @@ class Trips:
 
     def _add(self, table: type, row: dict) -> str:
         out = self.rows.setdefault(table.__tablename__, [])
-        row = {"id": f"{table.__prefix__}-{len(out) + 1:06d}", **row}
+        row = {"id": f"{marks(table).prefix}-{len(out) + 1:06d}", **row}
         if table is Passenger:
             row["code"] = ticket_number(row["id"])
         out.append(row)

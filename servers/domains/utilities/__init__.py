@@ -33,15 +33,10 @@ Results are small objects (``{"value": 12.5, "count": 4}``, ``{"value": 3.107, "
 floats are given to 12 significant digits, so 0.1 + 0.2 is 0.3.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.utilities import seed  # noqa: F401
-from servers.domains.utilities import numbers  # noqa: F401
-from servers.domains.utilities import percentages  # noqa: F401
-from servers.domains.utilities import units  # noqa: F401
-from servers.domains.utilities import dates  # noqa: F401
-
-# isort: on
+from servers.domains.utilities import dates, numbers, percentages, seed, units
 from servers.domains.utilities.model import utilities
+
+# the modules that declare the domain; its tools are shown to agents in this order
+utilities.include(seed, numbers, percentages, units, dates)
 
 __all__ = ["utilities"]

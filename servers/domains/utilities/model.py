@@ -82,13 +82,11 @@ UNITS: tuple[tuple[str, str, str, str, float, float], ...] = (
 SYMBOLS: tuple[str, ...] = tuple(u[0] for u in UNITS)
 
 
-class Unit(utilities.Table):
+class Unit(utilities.Table, example="km", noun="unit"):
     """A unit the converter knows: its dimension and how to reach the dimension's base unit
     (base = value x factor + offset; the offset is nonzero only for Celsius and Fahrenheit)."""
 
     __tablename__ = "units"
-    __example__ = "km"
-    __noun__ = "unit"
     id: Mapped[str] = mapped_column(primary_key=True)  # the symbol users write: km, lb, GiB
     name: Mapped[str]
     dimension: Mapped[str] = mapped_column(index=True)

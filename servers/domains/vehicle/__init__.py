@@ -39,14 +39,10 @@ Every successful command appends a row to the append-only ``command_log``; a ref
 changes nothing, so the log is a faithful history of what was actually done.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.vehicle import seed  # noqa: F401
-from servers.domains.vehicle import driving  # noqa: F401
-from servers.domains.vehicle import comfort  # noqa: F401
-from servers.domains.vehicle import care  # noqa: F401
-
-# isort: on
+from servers.domains.vehicle import care, comfort, driving, seed
 from servers.domains.vehicle.model import vehicle
+
+# the modules that declare the domain; its tools are shown to agents in this order
+vehicle.include(seed, driving, comfort, care)
 
 __all__ = ["vehicle"]

@@ -23,7 +23,6 @@ from servers.domains.vehicle.rules import (
     _doors,
     _label,
     _log,
-    _me,
 )
 from servers.kit import Db, Offset, PageSize, ToolError
 
@@ -59,7 +58,7 @@ def list_vehicles(
         "v.units FROM vehicles v JOIN vehicle_access a ON a.vehicle_id = v.id AND a.driver_id = ? "
         f"WHERE a.role IN ({marks})"
     )
-    params: list = [_me(db), *roles]
+    params: list = [db.actor_id(), *roles]
     if connectivity:
         sql += " AND v.connectivity = ?"
         params.append(connectivity)

@@ -23,12 +23,12 @@ MAX_DRIVERS = 5
 LOW_TIRE = 0.9  # a tire below 90% of its recommended pressure is low
 
 
-class Driver(vehicle.Table):
+class Driver(
+    vehicle.Table, prefix="DRV", people={"name": "name", "email": "email", "phone": "phone", "city": "city"}
+):
     """A person with an account on the car service (a world person)."""
 
     __tablename__ = "drivers"
-    __prefix__ = "DRV"
-    __people__ = {"name": "name", "email": "email", "phone": "phone", "city": "city"}
     id: Mapped[str] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(unique=True)
     name: Mapped[str]
@@ -38,17 +38,11 @@ class Driver(vehicle.Table):
     home_address: Mapped[str]
 
 
-class Session(vehicle.Table):
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    driver_id: Mapped[str] = mapped_column(ForeignKey("drivers.id"))
+Session = vehicle.acting(Driver, "driver_id")
 
 
-class Vehicle(vehicle.Table):
+class Vehicle(vehicle.Table, prefix="VEH", hidden=("valet_pin",)):
     __tablename__ = "vehicles"
-    __prefix__ = "VEH"
-    __hidden__ = ("valet_pin",)
     # online / asleep cars in id order: most commands' cars are "mine and online", and the sampler
     # counts and pages them by id, so neither a sort nor a read of the wide rows to find the id
     __table_args__ = (Index("ix_vehicles_connectivity", "connectivity", "id"),)
@@ -112,12 +106,10 @@ class Vehicle(vehicle.Table):
     tire_recommended: Mapped[float]
 
 
-class VehicleAccess(vehicle.Table):
+class VehicleAccess(vehicle.Table, prefix="VAC", noun="digital key"):
     """A key: who may use which car, as owner, fleet manager or driver."""
 
     __tablename__ = "vehicle_access"
-    __prefix__ = "VAC"
-    __noun__ = "digital key"
     __table_args__ = (
         UniqueConstraint("vehicle_id", "driver_id"),
         # list_vehicles: the keys a driver holds in some roles, without reading the key rows
@@ -130,9 +122,8 @@ class VehicleAccess(vehicle.Table):
     granted_at: Mapped[str]
 
 
-class Trip(vehicle.Table):
+class Trip(vehicle.Table, prefix="TRP"):
     __tablename__ = "trips"
-    __prefix__ = "TRP"
     id: Mapped[str] = mapped_column(primary_key=True)
     vehicle_id: Mapped[str] = mapped_column(ForeignKey("vehicles.id"), index=True)
     driver_id: Mapped[str] = mapped_column(ForeignKey("drivers.id"))
@@ -145,9 +136,8 @@ class Trip(vehicle.Table):
     energy_unit: Mapped[str]  # kWh | L
 
 
-class ServiceCenter(vehicle.Table):
+class ServiceCenter(vehicle.Table, prefix="SVC"):
     __tablename__ = "service_centers"
-    __prefix__ = "SVC"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     city: Mapped[str]
@@ -158,11 +148,8 @@ class ServiceCenter(vehicle.Table):
     phone: Mapped[str]
 
 
-class Alert(vehicle.Table):
+class Alert(vehicle.Table, prefix="ALR", append_only=True, mutable=("cleared", "cleared_at")):
     __tablename__ = "alerts"
-    __prefix__ = "ALR"
-    __append_only__ = True
-    __mutable__ = ("cleared", "cleared_at")
     id: Mapped[str] = mapped_column(primary_key=True)
     vehicle_id: Mapped[str] = mapped_column(ForeignKey("vehicles.id"), index=True)
     code: Mapped[str]
@@ -172,13 +159,10 @@ class Alert(vehicle.Table):
     cleared_at: Mapped[str | None]
 
 
-class CommandLog(vehicle.Table):
+class CommandLog(vehicle.Table, prefix="CMD", noun="command", append_only=True):
     """One command the service carried out on a car (refused commands leave no row)."""
 
     __tablename__ = "command_log"
-    __prefix__ = "CMD"
-    __noun__ = "command"
-    __append_only__ = True
     id: Mapped[str] = mapped_column(primary_key=True)
     vehicle_id: Mapped[str] = mapped_column(ForeignKey("vehicles.id"), index=True)
     driver_id: Mapped[str] = mapped_column(ForeignKey("drivers.id"))

@@ -34,16 +34,9 @@ from servers.kit import Db, Ref, ShortText, ToolError, geo
 # -- rules shared by several tools ----------------------------------------------------------------
 
 
-def _me(db: Db) -> str:
-    driver = db.session()["driver_id"]
-    if driver is None:
-        raise ToolError("nobody is signed in to the car service")
-    return driver
-
-
 def _role(db: Db, car_id: str) -> str | None:
     return db.scalar(
-        "SELECT role FROM vehicle_access WHERE vehicle_id = ? AND driver_id = ?", car_id, _me(db)
+        "SELECT role FROM vehicle_access WHERE vehicle_id = ? AND driver_id = ?", car_id, db.actor_id()
     )
 
 
@@ -77,7 +70,14 @@ def _car(db: Db, vehicle_id: str, *, awake: bool = True, admin: str | None = Non
 
 
 def _log(db: Db, car: dict, command: str, detail: str) -> None:
-    db.add(CommandLog, vehicle_id=car["id"], driver_id=_me(db), command=command, detail=detail, at=db.stamp())
+    db.add(
+        CommandLog,
+        vehicle_id=car["id"],
+        driver_id=db.actor_id(),
+        command=command,
+        detail=detail,
+        at=db.stamp(),
+    )
 
 
 def _doors(car: dict) -> dict:
@@ -179,7 +179,7 @@ def _destination(db: Db, car: dict, text: str) -> tuple[str, float, float]:
     """A destination an agent can say: a street address, a city, 'home' or a service center id."""
     raw = text.strip()
     if raw.casefold() == "home":
-        home = db.scalar("SELECT home_address FROM drivers WHERE id = ?", _me(db))
+        home = db.scalar("SELECT home_address FROM drivers WHERE id = ?", db.actor_id())
         where = geo.geocode(home)
         return where.line, where.lat, where.lon
     if raw.upper().startswith("SVC-"):

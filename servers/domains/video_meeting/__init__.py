@@ -59,17 +59,18 @@ Rules the service enforces, each refused with an error that names the values inv
   changing it moves every kept recording's deletion date.
 """
 
-# isort: off
-# The seed and the tool modules register themselves, tools in the order agents are shown them.
-from servers.domains.video_meeting import seed  # noqa: F401
-from servers.domains.video_meeting import meetings  # noqa: F401
-from servers.domains.video_meeting import live  # noqa: F401
-from servers.domains.video_meeting import participants  # noqa: F401
-from servers.domains.video_meeting import registration  # noqa: F401
-from servers.domains.video_meeting import recordings  # noqa: F401
-from servers.domains.video_meeting import account  # noqa: F401
-
-# isort: on
+from servers.domains.video_meeting import (
+    account,
+    live,
+    meetings,
+    participants,
+    recordings,
+    registration,
+    seed,
+)
 from servers.domains.video_meeting.model import video_meeting
+
+# the modules that declare the domain; its tools are shown to agents in this order
+video_meeting.include(seed, meetings, live, participants, registration, recordings, account)
 
 __all__ = ["video_meeting"]

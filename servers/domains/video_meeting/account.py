@@ -16,7 +16,7 @@ from servers.domains.video_meeting.model import (
     Session,
     video_meeting,
 )
-from servers.domains.video_meeting.rules import AdminAccount, PaidAdminAccount, administers, me
+from servers.domains.video_meeting.rules import AdminAccount, PaidAdminAccount, administers
 from servers.kit import Db, ToolError
 
 RetentionDays = Annotated[
@@ -55,7 +55,7 @@ def get_account(db: Db, account: AdminAccount | None = None) -> dict:
     Args:
         account: The account (default: yours).
     """
-    user = me(db)
+    user = db.actor()
     key = account or user["account_id"]
     a = db.get(Account, key)
     if key != user["account_id"] and not administers(db, key):
@@ -119,7 +119,7 @@ def set_recording_retention(db: Db, account: PaidAdminAccount, days: RetentionDa
 @video_meeting.tool(says=["what time is it?", "what's today's date?"])
 def get_current_time(db: Db) -> dict:
     """The current date and time, in UTC and in your time zone, with the weekday."""
-    tz = me(db)["timezone"]
+    tz = db.actor()["timezone"]
     local = db.now.replace(tzinfo=UTC).astimezone(ZoneInfo(tz))
     return {
         "utc": db.stamp(),

@@ -25,7 +25,7 @@ from servers.domains.video_meeting.model import (
     join_url,
     meeting_number,
 )
-from servers.kit import Seeder
+from servers.kit import Seeder, marks
 from servers.kit.db import format_id
 
 TABLES = (Account, User, AccountAdmin, Session, Meeting, Invitee, Registrant, Instance, Participant)
@@ -59,8 +59,8 @@ class Build:
         self._active: dict[str, list[dict]] = {}
 
     def add(self, table: Any, **row: Any) -> dict:
-        self.n[table.__prefix__] += 1
-        row = {"id": format_id(table.__prefix__, self.n[table.__prefix__]), **row}
+        self.n[marks(table).prefix] += 1
+        row = {"id": format_id(marks(table).prefix, self.n[marks(table).prefix]), **row}
         self.rows[table].append(row)
         return row
 
@@ -126,8 +126,8 @@ class Build:
         **settings: Any,
     ) -> dict:
         self.titles.add(title)
-        n = self.n[Meeting.__prefix__] + 1
-        number = meeting_number(format_id(Meeting.__prefix__, n))
+        n = self.n[marks(Meeting).prefix] + 1
+        number = meeting_number(format_id(marks(Meeting).prefix, n))
         row = {
             "number": number,
             "host_id": host["id"],

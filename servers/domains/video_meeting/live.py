@@ -28,7 +28,6 @@ from servers.domains.video_meeting.rules import (
     close_instance,
     label,
     managed,
-    me,
     open_instance,
 )
 from servers.kit import Db, Sensitive, ToolError
@@ -102,7 +101,7 @@ def start_instant_meeting(db: Db, title: Title | None = None) -> dict:
     Args:
         title: The title (default: "<your name>'s instant meeting").
     """
-    user = me(db)
+    user = db.actor()
     _one_live(db, user)
     number = meeting_number(db.next_id(Meeting))
     m = db.insert(
@@ -128,7 +127,7 @@ def start_meeting(db: Db, meeting: StartableMeeting) -> dict:
     """Start a meeting you host. People who joined early wait in the waiting room when it is on
     (admit them), or come straight in when it is off. You can host one live meeting at a time."""
     m = db.get(Meeting, meeting)
-    user = me(db)
+    user = db.actor()
     if m["host_id"] != user["id"]:
         host = db.get("users", m["host_id"])
         raise ToolError(f"only the host of {label(m)}, {host['name']}, can start it")
@@ -172,7 +171,7 @@ def join_meeting(db: Db, meeting: JoinableMeeting, passcode: Passcode) -> dict:
     """Join someone else's meeting with its passcode. With the waiting room on you wait to be
     admitted; before the host starts it you wait for the host, unless join-before-host is on."""
     m = db.get(Meeting, meeting)
-    user = me(db)
+    user = db.actor()
     if m["status"] in ("deleted", "finished"):
         raise ToolError(f"meeting {label(m)} is {m['status']}; it cannot be joined")
     if m["host_id"] == user["id"]:
@@ -231,7 +230,7 @@ def join_meeting(db: Db, meeting: JoinableMeeting, passcode: Passcode) -> dict:
 def leave_meeting(db: Db, meeting: LeavableMeeting) -> dict:
     """Leave a meeting you joined (or stop waiting to be admitted). The host ends it instead."""
     m = db.get(Meeting, meeting)
-    user = me(db)
+    user = db.actor()
     mine = db.one(
         "SELECT * FROM participants WHERE meeting_id = ? AND user_id = ? AND state != 'left' ORDER BY id LIMIT 1",
         meeting,

@@ -34,7 +34,6 @@ from servers.domains.video_meeting.rules import (
     iso,
     label,
     managed,
-    me,
     next_occurrence,
     occurs_on,
     page,
@@ -91,7 +90,7 @@ def view(db: Db, m: dict, *, secret: bool = False) -> dict:
 
 
 def _may_see_secret(db: Db, m: dict) -> bool:
-    return m["host_id"] == me(db)["id"] or administers(db, m["account_id"])
+    return m["host_id"] == db.actor()["id"] or administers(db, m["account_id"])
 
 
 @video_meeting.tool(
@@ -202,17 +201,17 @@ def _start(db: Db, start: str | None, recurrence: str) -> str | None:
         raise ToolError(
             "start is required (a date and time, e.g. 2026-06-02T14:30), unless recurrence is no_fixed_time"
         )
-    at = to_utc(start, me(db)["timezone"])
+    at = to_utc(start, db.actor()["timezone"])
     if at <= db.now:
         raise ToolError(
-            f"start {start} is not in the future (it is now {to_local(db.stamp(), me(db)['timezone'])} "
+            f"start {start} is not in the future (it is now {to_local(db.stamp(), db.actor()['timezone'])} "
             "your time); pick a later time"
         )
     return iso(at)
 
 
 def _host(db: Db, host: str | None) -> dict:
-    user = me(db)
+    user = db.actor()
     if host is None or host == user["id"]:
         return user
     h = db.get(User, host)

@@ -64,12 +64,11 @@ def spaced(number: str) -> str:
 # -- accounts and people ----------------------------------------------------------------------------
 
 
-class Account(video_meeting.Table):
+class Account(video_meeting.Table, prefix="ACT"):
     """A subscription: an organisation (or a person) on one plan, with cloud storage and a retention
     policy for cloud recordings."""
 
     __tablename__ = "accounts"
-    __prefix__ = "ACT"
     id: Mapped[str] = mapped_column(primary_key=True)
     name: Mapped[str]
     plan: Mapped[str]  # basic / pro / business
@@ -79,12 +78,10 @@ class Account(video_meeting.Table):
     created_at: Mapped[str]
 
 
-class User(video_meeting.Table):
+class User(video_meeting.Table, prefix="USR", people={"name": "name", "email": "email"}):
     """A person with a login on the service, member of one account (a world person)."""
 
     __tablename__ = "users"
-    __prefix__ = "USR"
-    __people__ = {"name": "name", "email": "email"}
     id: Mapped[str] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(unique=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
@@ -94,40 +91,30 @@ class User(video_meeting.Table):
     status: Mapped[str]  # active / deactivated
 
 
-class AccountAdmin(video_meeting.Table):
+class AccountAdmin(video_meeting.Table, prefix="ADM", noun="account admin"):
     """Who administers an account: admins manage every meeting, registrant and recording of its users."""
 
     __tablename__ = "account_admins"
-    __prefix__ = "ADM"
-    __noun__ = "account admin"
     id: Mapped[str] = mapped_column(primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     role: Mapped[str]  # owner / admin
 
 
-class Session(video_meeting.Table):
-    """This episode's signed-in user."""
-
-    __tablename__ = "sessions"
-    __prefix__ = "SES"
-    id: Mapped[str] = mapped_column(primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
-    signed_in_at: Mapped[str]
+# This episode's signed-in user.
+Session = video_meeting.acting(User, "user_id", columns={"signed_in_at": str})
 
 
 # -- meetings ------------------------------------------------------------------------------------
 
 
-class Meeting(video_meeting.Table):
+class Meeting(video_meeting.Table, prefix="MTG", hidden=("passcode",)):
     """A meeting and its settings. ``start_utc`` is the (first) start for scheduled and fixed-time
     recurring meetings; floating recurring meetings and never-started instant ones have a start only
     once they run. ``status``: waiting (not running), started (live), finished (a one-off that
     ended) or deleted. The passcode is a secret: discovery tools never show it."""
 
     __tablename__ = "meetings"
-    __prefix__ = "MTG"
-    __hidden__ = ("passcode",)
     __table_args__ = (
         Index("ix_meetings_account_status", "account_id", "status"),
         Index("ix_meetings_host_status", "host_id", "status"),
@@ -156,24 +143,20 @@ class Meeting(video_meeting.Table):
     created_at: Mapped[str]
 
 
-class Invitee(video_meeting.Table):
+class Invitee(video_meeting.Table, prefix="INV", people={"name": "name", "email": "email"}):
     """Someone invited to a meeting (by email; they get the join link)."""
 
     __tablename__ = "invitees"
-    __prefix__ = "INV"
-    __people__ = {"name": "name", "email": "email"}
     id: Mapped[str] = mapped_column(primary_key=True)
     meeting_id: Mapped[str] = mapped_column(ForeignKey("meetings.id"), index=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(index=True)
 
 
-class Registrant(video_meeting.Table):
+class Registrant(video_meeting.Table, prefix="REG", people={"name": "name", "email": "email"}):
     """A registration for a meeting that requires one: pending, approved, denied or cancelled."""
 
     __tablename__ = "registrants"
-    __prefix__ = "REG"
-    __people__ = {"name": "name", "email": "email"}
     id: Mapped[str] = mapped_column(primary_key=True)
     meeting_id: Mapped[str] = mapped_column(ForeignKey("meetings.id"), index=True)
     name: Mapped[str] = mapped_column(index=True)
@@ -183,12 +166,10 @@ class Registrant(video_meeting.Table):
     updated_at: Mapped[str]
 
 
-class Instance(video_meeting.Table):
+class Instance(video_meeting.Table, prefix="INS", noun="meeting instance"):
     """One run of a meeting, from start to end (a recurring meeting has one per occurrence held)."""
 
     __tablename__ = "instances"
-    __prefix__ = "INS"
-    __noun__ = "meeting instance"
     id: Mapped[str] = mapped_column(primary_key=True)
     meeting_id: Mapped[str] = mapped_column(ForeignKey("meetings.id"), index=True)
     started_at: Mapped[str]
@@ -197,13 +178,11 @@ class Instance(video_meeting.Table):
     peak_participants: Mapped[int]
 
 
-class Participant(video_meeting.Table):
+class Participant(video_meeting.Table, prefix="PRT", people={"name": "name", "email": "email"}):
     """Someone in (or waiting for, or gone from) a meeting. Before a meeting starts, people who join
     wait in the waiting room with no instance yet; starting it attaches them to the new instance."""
 
     __tablename__ = "participants"
-    __prefix__ = "PRT"
-    __people__ = {"name": "name", "email": "email"}
     __table_args__ = (Index("ix_participants_meeting_state", "meeting_id", "state"),)
     id: Mapped[str] = mapped_column(primary_key=True)
     meeting_id: Mapped[str] = mapped_column(ForeignKey("meetings.id"))
@@ -220,13 +199,12 @@ class Participant(video_meeting.Table):
     left_at: Mapped[str | None]
 
 
-class Recording(video_meeting.Table):
+class Recording(video_meeting.Table, prefix="REC"):
     """A recording of one instance. Cloud recordings go recording -> processing -> available and may
     be trashed (restorable for 30 days) or deleted for good; local ones stay on the host's computer.
     A cloud recording's deletion date is its end plus its account's retention (shown, not stored)."""
 
     __tablename__ = "recordings"
-    __prefix__ = "REC"
     __table_args__ = (
         Index("ix_recordings_meeting_status", "meeting_id", "status"),
         Index("ix_recordings_account_status", "account_id", "status"),
@@ -246,11 +224,10 @@ class Recording(video_meeting.Table):
     trashed_at: Mapped[str | None]
 
 
-class Transcript(video_meeting.Table):
+class Transcript(video_meeting.Table, prefix="TRN"):
     """The audio transcript of a cloud recording, as metadata: language, words, speakers, status."""
 
     __tablename__ = "transcripts"
-    __prefix__ = "TRN"
     id: Mapped[str] = mapped_column(primary_key=True)
     recording_id: Mapped[str] = mapped_column(ForeignKey("recordings.id"), unique=True)
     language: Mapped[str]

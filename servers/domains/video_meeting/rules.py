@@ -160,15 +160,10 @@ def local_day(utc: str, tz: str) -> date:
 # -- who is acting -----------------------------------------------------------------------------------
 
 
-def me(db: Db) -> dict:
-    """The signed-in user."""
-    return db.get(User, db.session()["user_id"])
-
-
 def administers(db: Db, account_id: str) -> bool:
     return bool(
         db.scalar(
-            "SELECT 1 FROM account_admins WHERE account_id = ? AND user_id = ?", account_id, me(db)["id"]
+            "SELECT 1 FROM account_admins WHERE account_id = ? AND user_id = ?", account_id, db.actor()["id"]
         )
     )
 
@@ -178,7 +173,7 @@ def visible_sql(db: Db, alias: str = "") -> tuple[str, list]:
     invited to or registered for. The user's id, email and accounts are bound as values (nested
     session subqueries inside an OR were rebuilt for every row), and ``+`` keeps SQLite from a
     multi-index OR, which costs ten times a plain scan of one account's few thousand meetings."""
-    user = me(db)
+    user = db.actor()
     accounts = [
         r["account_id"] for r in db.all("SELECT account_id FROM account_admins WHERE user_id = ?", user["id"])
     ]
@@ -193,7 +188,7 @@ def visible_sql(db: Db, alias: str = "") -> tuple[str, list]:
 
 def managed_recordings_sql(db: Db) -> tuple[str, list]:
     """SQL over recordings ``r``: those of meetings the signed-in user hosts or administers."""
-    user = me(db)
+    user = db.actor()
     accounts = [
         r["account_id"] for r in db.all("SELECT account_id FROM account_admins WHERE user_id = ?", user["id"])
     ]
@@ -209,7 +204,7 @@ def label(meeting: dict) -> str:
 def may_manage(db: Db, m: dict, action: str) -> dict:
     """``m`` if the signed-in user hosts it or administers its account, else a refusal that says
     who may ``action``."""
-    if m["host_id"] != me(db)["id"] and not administers(db, m["account_id"]):
+    if m["host_id"] != db.actor()["id"] and not administers(db, m["account_id"]):
         host = db.get(User, m["host_id"])
         account = db.get(Account, m["account_id"])
         raise ToolError(
