@@ -39,6 +39,7 @@ from querygen.text.realism import ambiguous, garbled, leaks, unseen_ids
 from querygen.text.realism_text import GarbleRules, garble_rules
 from querygen.text.refer import Resolver
 from querygen.text.render import Renderer
+from servers.kit import marks
 from servers.registry import available, parse_domains
 from servers.runtime import Environment
 from state import SnapshotCache, check_scale
@@ -171,10 +172,7 @@ class Generator:
             builder = GoldBuilder(self.env, d, graph, sampler, values, self.ids, namer, self.reads)
             chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
             self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
-            prefixes = {
-                getattr(t, "__prefix__", None): (t.__tablename__, rel.pk[t.__tablename__])
-                for t in tables_of(d)
-            }
+            prefixes = {marks(t).prefix: (t.__tablename__, rel.pk[t.__tablename__]) for t in tables_of(d)}
             lexicons[d.name] = Lexicon(
                 self.probe.fingerprint(d.name).conn, {k: v for k, v in prefixes.items() if k}
             )

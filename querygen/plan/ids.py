@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from querygen.plan.sampler import tables_of
-from servers.kit import Domain
+from servers.kit import Domain, marks
 
 _ID = re.compile(r"^([A-Z][A-Z0-9]*)-\d+$")
 
@@ -28,7 +28,7 @@ class IdIndex:
         for d in domains:
             own = self.prefixes.setdefault(d.name, {})
             for t in tables_of(d):
-                prefix = getattr(t, "__prefix__", None)
+                prefix = marks(t).prefix
                 if prefix:
                     own.setdefault(prefix, t.__tablename__)
             keys = self.naturals.setdefault(d.name, {})
@@ -41,7 +41,7 @@ class IdIndex:
         """Keys of a domain's natural-key tables, read from its snapshot."""
         out: dict[str, set[str]] = {}
         for t in tables_of(domain):
-            if getattr(t, "__prefix__", None) is None and getattr(t, "__example__", None) is not None:
+            if marks(t).prefix is None and marks(t).example is not None:
                 name = t.__tablename__
                 out[name] = {r[0] for r in conn.execute(f'SELECT id FROM "{name}"') if isinstance(r[0], str)}
         return out

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from servers.kit import Domain
+from servers.kit import Domain, marks
 
 MAX_HOPS = 2
 RELATED_CAP = 200  # related candidates fetched per filter
@@ -59,7 +59,7 @@ class Relations:
         for t in tables_of(domain):
             name = t.__tablename__
             self.pk[name] = next(iter(t.__table__.primary_key.columns)).name
-            self.hidden[name] = tuple(getattr(t, "__hidden__", ()))
+            self.hidden[name] = tuple(marks(t).hidden)
             self.columns[name] = [c.name for c in t.__table__.columns]
             self.hops.setdefault(name, [])
         for t in tables_of(domain):

@@ -24,7 +24,7 @@ from typing import Any
 from faker import Faker
 
 from querygen.plan.sampler import LiveSampler, Relations, tables_of
-from servers.kit import Domain, Param, ToolSpec
+from servers.kit import Domain, Param, ToolSpec, marks
 from servers.kit.discovery import text_columns, visible_columns
 
 _FAKER_BY_NAME = {
@@ -219,7 +219,7 @@ class ValueMaker:
 
     def fake_ref(self, p: Param, rng: random.Random) -> str:
         """An id in the declared format with a Faker number: what a generator blind to state writes."""
-        prefix = getattr(p.ref.table, "__prefix__", "ID") if p.ref else "ID"
+        prefix = (marks(p.ref.table).prefix or "ID") if p.ref else "ID"
         return f"{prefix}-{self.fake.random_int(1, 999):06d}"
 
     def secret(

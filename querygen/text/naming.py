@@ -20,7 +20,7 @@ from querygen.plan.sampler import LiveSampler, Relations
 from querygen.plan.seen import path_in_view, shown_strings
 from querygen.plan.step import MAX_CALLS, Draft, Origin, Scene, Step
 from querygen.text.refer import Lookup, Reference, Resolver, first_person
-from servers.kit import RefInfo
+from servers.kit import RefInfo, marks
 from servers.runtime import Environment
 
 NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}
@@ -142,7 +142,7 @@ class Namer:
         the draft would jump to a row the conversation never met."""
         steps, scene = a.steps, a.draft.scene
         value, table = step.keys.get(param, step.args[param]), ref.table_name
-        if ref.many or ref.path or getattr(ref.table, "__prefix__", None) is None:
+        if ref.many or ref.path or marks(ref.table).prefix is None:
             kind = "path" if ref.path else "id" if ref.many else "name"
             known_path = self._path_known(steps, value, step.args[param])
             if kind == "path" and not known_path and self._met_table(steps, table):

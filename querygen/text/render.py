@@ -26,7 +26,7 @@ from querygen.plan.sampler import tables_of
 from querygen.plan.step import Step
 from querygen.text.dates import is_date, say_date, stands_alone
 from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
-from servers.kit import Domain, Param, ToolSpec
+from servers.kit import Domain, Param, ToolSpec, marks
 
 _MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
 _SLOT = re.compile(r"\{(\w+)\}")
@@ -44,7 +44,7 @@ def human(name: str) -> str:
 
 
 def noun(table: Any) -> str:
-    declared = getattr(table, "__noun__", None)
+    declared = marks(table).noun
     if declared:
         return declared
     name = table.__tablename__

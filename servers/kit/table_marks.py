@@ -5,11 +5,9 @@ free-form dunders (``__prefix__ = "CRD"``) read back with ``getattr(..., default
 one silently did nothing; as keywords, an unknown name, a wrong type or a column the table does not
 have fails when the class is defined, with a message that names the table and what is allowed.
 
-Everything in the kit reads them with :func:`marks`. Four are also set on the class under their old
-dunder names (``__prefix__``, ``__noun__``, ``__example__``, ``__hidden__``), only for the generator:
-``querygen`` (ids, naming, render, sampler, values, generate) still reads those, and its files are
-being regrouped in a parallel change; once it asks :func:`marks`, :data:`_READ_BY_QUERYGEN` goes. A
-class body that *declares* a dunder mark is refused.
+Everything (the kit, the generator) reads them with :func:`marks`. A class body that still
+*declares* a dunder mark (``__prefix__ = "CRD"``) is refused, so an old spelling cannot be silently
+ignored.
 """
 
 from __future__ import annotations
@@ -64,7 +62,6 @@ class Marks:
 NAMES = tuple(f.name for f in dataclasses.fields(Marks))
 _UNMARKED = Marks()
 _DUNDERS = {name: f"__{name}__" for name in NAMES}  # the old spellings, refused in a class body
-_READ_BY_QUERYGEN = ("prefix", "noun", "example", "hidden")  # see the module docstring
 
 
 def marks(table: Any) -> Marks:
@@ -112,10 +109,6 @@ def install(cls: Any, declared: Marks) -> None:
         allowed = ", ".join(sorted(PERSON_ATTRIBUTES))
         raise TypeError(f"{where}: people= maps unknown person attributes {strangers}; allowed: {allowed}")
     cls._marks = declared
-    for name in _READ_BY_QUERYGEN:
-        value = getattr(declared, name)
-        if value != getattr(_UNMARKED, name):
-            setattr(cls, _DUNDERS[name], value)
 
 
 def _checked(where: str, name: str, value: Any) -> Any:
