@@ -43,23 +43,41 @@ def _strip(table: Any, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def add_discovery_tools(domain: Any) -> None:
+    """Register the three discovery tools on ``domain``, typed by its own tables and fields."""
     # an internal table (a search index the service keeps) is not a kind of record anyone asks for
     tables = {t.__tablename__: t for t in domain.tables if not marks(t).internal}
     if not tables:
         return
-    table_names = tuple(sorted(tables))
     fields = tuple(sorted({c for t in tables.values() for c in visible_columns(t)}))
-    TableName = Literal[table_names]
-    FieldName = Literal[fields]
+    kinds = _Kinds(tables, Literal[tuple(sorted(tables))], Literal[fields])
+    says = {
+        _list_records(kinds): ("show me the {table}", "list {table} where {field} is {value}"),
+        _search_records(kinds): ("find {table} matching {query}", "search {table} for {query}"),
+        _get_unique_values(kinds): (
+            "which {field} values appear in the {table}?",
+            "how often does each {field} occur in the {table}?",
+        ),
+    }
+    for fn, templates in says.items():
+        domain.tool(says=templates, idempotent=True)(fn)
 
-    def resolve(table: str, field: str | None) -> Any:
-        t = tables[table]
+
+class _Kinds:
+    """One domain's listable tables, and the enum types of its table and field arguments."""
+
+    def __init__(self, tables: dict[str, Any], table_name: Any, field_name: Any) -> None:
+        self.tables, self.TableName, self.FieldName = tables, table_name, field_name
+
+    def resolve(self, table: str, field: str | None) -> Any:
+        t = self.tables[table]
         if field is not None and field not in visible_columns(t):
             raise ToolError(
                 f"table {table!r} has no field {field!r}; its fields are: {', '.join(visible_columns(t))}"
             )
         return t
 
+
+def _list_records(kinds: _Kinds) -> Any:
     def list_records(db: Db, table, field=None, value=None, limit=20, offset=0) -> dict:
         """List rows of a table, optionally only those whose field equals a value.
 
@@ -70,7 +88,7 @@ def add_discovery_tools(domain: Any) -> None:
             limit: Maximum number of rows to return.
             offset: Number of rows to skip, for paging.
         """
-        t = resolve(table, field)
+        t = kinds.resolve(table, field)
         if (field is None) != (value is None):
             raise ToolError("give both field and value to filter, or neither")
         where, params = ("", ())
@@ -83,6 +101,19 @@ def add_discovery_tools(domain: Any) -> None:
             total = db.scalar(f'SELECT count(*) FROM "{table}" {where}', *params)
         return {"table": table, "total": total, "offset": offset, "rows": [_strip(t, r) for r in rows]}
 
+    list_records.__annotations__ = {
+        "db": Db,
+        "table": kinds.TableName,
+        "field": kinds.FieldName | None,
+        "value": ShortText | None,
+        "limit": Limit,
+        "offset": Offset,
+        "return": dict,
+    }
+    return list_records
+
+
+def _search_records(kinds: _Kinds) -> Any:
     def search_records(db: Db, table, query, limit=10) -> dict:
         """Find rows of a table whose text fields contain the query (case-insensitive).
 
@@ -91,7 +122,7 @@ def add_discovery_tools(domain: Any) -> None:
             query: Text to look for, e.g. part of a name or email.
             limit: Maximum number of rows to return.
         """
-        t = resolve(table, None)
+        t = kinds.resolve(table, None)
         cols = text_columns(t)
         if not cols:
             raise ToolError(f"table {table!r} has no text fields to search; use list_records")
@@ -102,6 +133,17 @@ def add_discovery_tools(domain: Any) -> None:
         )
         return {"table": table, "query": query, "rows": [_strip(t, r) for r in rows]}
 
+    search_records.__annotations__ = {
+        "db": Db,
+        "table": kinds.TableName,
+        "query": ShortText,
+        "limit": Limit,
+        "return": dict,
+    }
+    return search_records
+
+
+def _get_unique_values(kinds: _Kinds) -> Any:
     def get_unique_values(db: Db, table, field, limit=50) -> dict:
         """The distinct values of one field of a table, most common first, with counts.
 
@@ -110,7 +152,7 @@ def add_discovery_tools(domain: Any) -> None:
             field: The field whose values to list.
             limit: Maximum number of values to return.
         """
-        resolve(table, field)
+        kinds.resolve(table, field)
         rows = db.all(
             f'SELECT "{field}" AS value, count(*) AS count FROM "{table}" GROUP BY "{field}" '
             f'ORDER BY count(*) DESC, "{field}" LIMIT ?',
@@ -118,37 +160,11 @@ def add_discovery_tools(domain: Any) -> None:
         )
         return {"table": table, "field": field, "values": rows}
 
-    list_records.__annotations__ = {
-        "db": Db,
-        "table": TableName,
-        "field": FieldName | None,
-        "value": ShortText | None,
-        "limit": Limit,
-        "offset": Offset,
-        "return": dict,
-    }
-    search_records.__annotations__ = {
-        "db": Db,
-        "table": TableName,
-        "query": ShortText,
-        "limit": Limit,
-        "return": dict,
-    }
     get_unique_values.__annotations__ = {
         "db": Db,
-        "table": TableName,
-        "field": FieldName,
+        "table": kinds.TableName,
+        "field": kinds.FieldName,
         "limit": Limit,
         "return": dict,
     }
-
-    says = {
-        list_records: ("show me the {table}", "list {table} where {field} is {value}"),
-        search_records: ("find {table} matching {query}", "search {table} for {query}"),
-        get_unique_values: (
-            "which {field} values appear in the {table}?",
-            "how often does each {field} occur in the {table}?",
-        ),
-    }
-    for fn, templates in says.items():
-        domain.tool(says=templates, idempotent=True)(fn)
+    return get_unique_values

@@ -377,26 +377,10 @@ def build_spec(
     name: str | None = None,
     preconditions: tuple[tuple[Any, str], ...] = (),
 ) -> ToolSpec:
-    hints = typing.get_type_hints(fn, include_extras=True)
-    signature = inspect.signature(fn)
     summary, arg_docs = _doc_sections(fn.__doc__ or "")
     if not summary:
         raise TypeError(f"tool {fn.__name__} needs a docstring: it is the description agents read")
-    params: list[Param] = []
-    fields: dict[str, Any] = {}
-    for i, (pname, p) in enumerate(signature.parameters.items()):
-        if i == 0:
-            continue  # the Db handle
-        annotation = hints[pname]
-        param = _param_from(pname, annotation, p.default, arg_docs.get(pname, ""))
-        params.append(param)
-        if (
-            param.json_type == "string"
-            and param.enum is None
-            and "maxLength" not in _constraints_in(annotation)
-        ):
-            annotation = typing.Annotated[annotation, Field(max_length=_DEFAULT_MAX_LEN)]
-        fields[pname] = (annotation, ... if param.required else p.default)
+    params, fields = _parameters(fn, arg_docs)
     tool_name = name or fn.__name__
     _check_bindings(f"{domain}_{tool_name}", params, preconditions)
     model = create_model(
@@ -424,6 +408,26 @@ def build_spec(
         model=model,
         preconditions=tuple((table_name(t), cond) for t, cond in preconditions),
     )
+
+
+def _parameters(fn: Callable[..., Any], arg_docs: dict[str, str]) -> tuple[list[Param], dict[str, Any]]:
+    """A tool's parameters (after the Db handle) as declared, and the validation model's fields: a
+    free-text string with no length limit of its own gets the default one."""
+    hints = typing.get_type_hints(fn, include_extras=True)
+    params: list[Param] = []
+    fields: dict[str, Any] = {}
+    for pname, p in list(inspect.signature(fn).parameters.items())[1:]:
+        annotation = hints[pname]
+        param = _param_from(pname, annotation, p.default, arg_docs.get(pname, ""))
+        params.append(param)
+        if (
+            param.json_type == "string"
+            and param.enum is None
+            and "maxLength" not in _constraints_in(annotation)
+        ):
+            annotation = typing.Annotated[annotation, Field(max_length=_DEFAULT_MAX_LEN)]
+        fields[pname] = (annotation, ... if param.required else p.default)
+    return params, fields
 
 
 def _check_bindings(tool: str, params: list[Param], preconditions: tuple[tuple[Any, str], ...]) -> None:
