@@ -37,8 +37,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from contract.messages import messages  # noqa: E402
-from querygen.export import write_dataset  # noqa: E402
 from querygen.generate import GenConfig, Generator  # noqa: E402
+from querygen.out.export import write_dataset  # noqa: E402
 from rewards import score  # noqa: E402
 from rewards.replay import EnvPool  # noqa: E402
 from rollout.episode import TaskEpisode  # noqa: E402

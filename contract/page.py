@@ -1,6 +1,6 @@
 """The pieces every toolground HTML page shares: the stylesheet, one chat message, a bar chart.
 
-The dataset report (:mod:`querygen.report`) and the eval report (:mod:`rollout.report_page`)
+The dataset report (:mod:`querygen.out.report`) and the eval report (:mod:`rollout.report_page`)
 show the same conversations, so they draw them with the same code and look alike. The pages are
 self-contained: inline CSS and SVG, no JavaScript, no network.
 """

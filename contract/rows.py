@@ -1,6 +1,6 @@
 """The dataset rows a task travels in, as trainers read them.
 
-``toolground generate`` writes these rows (:mod:`querygen.export`) and the TRL adapter builds
+``toolground generate`` writes these rows (:mod:`querygen.out.export`) and the TRL adapter builds
 them from Tasks it is handed (:mod:`rollout.trl`), so the row shape is defined once, here, below
 both. :func:`contract.load.load_task` reads every one of them back.
 """

@@ -1,6 +1,6 @@
 """The HTML page of one eval run, or of several side by side: tables, inline SVG charts, trajectories.
 
-Self-contained like the dataset report of :mod:`querygen.report`, with the same bar chart,
+Self-contained like the dataset report of :mod:`querygen.out.report`, with the same bar chart,
 stylesheet and message rendering (:mod:`contract.page`): no JavaScript, no network, one file to send around. With
 several runs every table and chart puts them next to each other and each figure of a later run
 carries its difference from the first run, so "did B beat A, and where" is read off directly.

@@ -55,7 +55,5 @@ def test_no_import_runs_up_a_floor(package):
 
 def test_a_function_level_import_is_found():
     """The walk sees imports at every depth, the way a hidden upward arrow would be written."""
-    source = (
-        "import json\n\ndef f():\n    from querygen.export import write_dataset\n    import querygen.gold\n"
-    )
+    source = "import json\n\ndef f():\n    from querygen.out.export import write_dataset\n    import querygen.gold\n"
     assert imported(ast.parse(source)) == [(1, "json"), (4, "querygen"), (5, "querygen")]

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from contract.messages import messages
-from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
-from querygen.turns import turn_examples
+from querygen.out.export import write_dataset
+from querygen.out.turns import turn_examples
 from rewards import score
 from rewards.replay import EnvPool
 from rewards.terms import budget

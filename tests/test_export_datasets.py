@@ -16,8 +16,8 @@ import pytest
 
 datasets = pytest.importorskip("datasets", reason="`make test` installs datasets with the test extras")
 
-from querygen.export import jsonl_bytes  # noqa: E402
 from querygen.generate import GenConfig, Generator  # noqa: E402
+from querygen.out.export import jsonl_bytes  # noqa: E402
 from rewards import score  # noqa: E402
 
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")  # a local file: nothing may be fetched

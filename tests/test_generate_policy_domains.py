@@ -15,7 +15,7 @@ import pytest
 
 from contract.messages import messages
 from querygen.generate import GenConfig, Generator
-from querygen.turns import TurnSplitter
+from querygen.out.turns import TurnSplitter
 from rewards import score
 from servers.registry import available, get_domain
 
@@ -187,7 +187,7 @@ def test_policy_tasks_loaded_by_datasets_score_as_in_process(run, tmp_path):
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")  # a local file: nothing may be fetched
     import datasets
 
-    from querygen.export import jsonl_bytes
+    from querygen.out.export import jsonl_bytes
 
     tasks, _ = run
     forbidden = gated(tasks, "forbidden")[:20]

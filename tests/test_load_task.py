@@ -1,7 +1,7 @@
 """``contract.load``: one reader for every shape a task travels in.
 
 Seven parsers used to read tasks, each its own set of shapes (``rollout.episode.as_task``,
-``rollout.verl.as_task``, ``rollout.trl.task_of``, ``querygen.export._task``,
+``rollout.verl.as_task``, ``rollout.trl.task_of``, ``querygen.out.export._task``,
 ``rewards.adapters.as_task``, ``servers.binding.parse_task``, ``rewards.tasks.prepare_task``).
 Every shape their tests fed them is read here by ``load_task``, from rows the real writers make,
 plus the format before the shown fields were typed, plus bad input that must be refused clearly.
@@ -20,7 +20,7 @@ from contract import TaskShapeError, load_task, load_task_cached, load_tasks
 from contract.messages import messages, prompt
 from contract.rows import verl_row
 from contract.task import DEFAULT_SYSTEM_PROMPT, GoldCall, SnapshotRef, Task, Turn
-from querygen.export import jsonl_bytes, turn_lines, write_dataset
+from querygen.out.export import jsonl_bytes, turn_lines, write_dataset
 from rewards import TaskError, prepare_task
 from servers.binding import BindRefused, parse_task
 from tests.test_reward_adapters import TASK as ADAPTER_MINIMAL

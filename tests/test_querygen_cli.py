@@ -231,7 +231,7 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
 
 def test_the_closing_line_gives_the_rate_after_start_up_too(tmp_path, capsys):
-    from querygen.console import print_summary
+    from querygen.out.console import print_summary
 
     stats = {"kept": 100, "requested": 100, "attempts": 120, "rejected": {}, "per_domain": {}, "per_kind": {}}
     print_summary({"stats": stats}, 10.0, [], tmp_path, startup=5.0)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from contract.task import Task, Turn
-from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
-from querygen.report import SAMPLES_PAGE, pick_samples, render_pages
+from querygen.out.export import write_dataset
+from querygen.out.report import SAMPLES_PAGE, pick_samples, render_pages
 from querygen.text.realism import measure, specs_for
 from toolground import cli
 

@@ -21,8 +21,8 @@ from fastmcp.client.transports import SSETransport, StreamableHttpTransport
 from mcp.shared.exceptions import MCPError
 
 from contract.task import Task
-from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
+from querygen.out.export import write_dataset
 from rewards.replay import EnvPool
 from rollout.episode import TaskEpisode
 from servers.registry import get_domain

@@ -285,8 +285,8 @@ def test_turn_level_rows_train_each_turn_from_the_state_the_earlier_turns_left(
     import datasets
 
     from contract import load_task
-    from querygen.export import write_dataset
     from querygen.generate import GenConfig, Generator
+    from querygen.out.export import write_dataset
     from rewards.config import get_config
     from rollout.trl import env_reward, environments
 

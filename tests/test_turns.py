@@ -16,8 +16,8 @@ import pytest
 
 from contract.messages import messages, prompt
 from contract.task import Task
-from querygen.export import write_dataset
 from querygen.generate import GenConfig, Generator
+from querygen.out.export import write_dataset
 from rewards import score
 from rewards.replay import EnvPool
 from rollout.episode import TaskEpisode

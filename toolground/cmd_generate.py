@@ -79,9 +79,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _config(args: argparse.Namespace) -> tuple[GenConfig, list[str]]:
-    from querygen.export import FORMATS
     from querygen.generate import GenConfig
     from querygen.knobs import KnobRates
+    from querygen.out.export import FORMATS
     from servers.registry import UnknownDomain, parse_domains
 
     if args.n < 1:
@@ -131,7 +131,7 @@ def _harnesses(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from querygen.export import probe_writable
+    from querygen.out.export import probe_writable
 
     cfg, formats = _config(args)
     harnesses = _harnesses(args)
@@ -149,9 +149,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _generate(args: argparse.Namespace, cfg: GenConfig, formats: list[str], harnesses: list[str]) -> int:
     from contract.harnesses import get_harness, sft_lines
-    from querygen.console import print_summary, progress_bar
-    from querygen.export import write_dataset
     from querygen.generate import Generator
+    from querygen.out.console import print_summary, progress_bar
+    from querygen.out.export import write_dataset
     from querygen.text.paraphrase import ParaphraseError, Paraphraser, paraphrase_tasks
 
     para = None

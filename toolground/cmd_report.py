@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from contract.messages import atomic_write
-    from querygen.report import SAMPLES_PAGE, render_pages
+    from querygen.out.report import SAMPLES_PAGE, render_pages
 
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir} is not a directory")

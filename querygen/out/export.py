@@ -12,7 +12,7 @@
   ``datasets.load_dataset(path)``;
 * ``chat.jsonl`` — ``messages`` with tool-call arguments as objects, and ``tools``: the SFT view a
   Hugging Face chat template renders without encoding the arguments twice;
-* ``turns.jsonl`` — the ``tasks.jsonl`` rows of the turn-level examples (``querygen.turns``): every
+* ``turns.jsonl`` — the ``tasks.jsonl`` rows of the turn-level examples (``querygen.out.turns``): every
   user turn of a multi-turn task as its own task, its prompt holding the earlier turns; with
   ``parquet`` or ``hf`` also ``turns.parquet``, their verl rows.
 
@@ -34,7 +34,7 @@ from typing import Any
 from contract.messages import atomic_write, dumps, messages, prompt
 from contract.rows import TaskJson, verl_row
 from contract.task import Task
-from querygen.turns import turn_examples
+from querygen.out.turns import turn_examples
 from state import SnapshotCache
 
 FORMATS = ("jsonl", "parquet", "hf", "chat", "turns")
@@ -173,7 +173,7 @@ def write_dataset(
 ) -> list[Path]:
     """Write every requested format plus ``extra_files`` (relative path -> bytes, or chunks streamed
     as they come), each atomically. ``turns`` replays each multi-turn task on its world (``cache``)
-    to split it into turn-level examples (``querygen.turns``), written as ``turns.jsonl``."""
+    to split it into turn-level examples (``querygen.out.turns``), written as ``turns.jsonl``."""
     files: dict[str, bytes | Iterable[bytes]] = dict(extra_files or {})
     enc = TaskJson()
     if "chat" in formats:
