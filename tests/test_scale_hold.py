@@ -24,6 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from servers.scale.gateway import Gateway
 from servers.scale.owner import owner
 from tests.serving import REPO, free_port, run_cli, server_env
 from tests.test_scale_out import rpc
@@ -170,14 +171,19 @@ def lone_shard(tmp_path: Path, cache: Path) -> Iterator[str]:
         proc.wait(15)
 
 
-@contextmanager
-def gateway_on_all_interfaces(shard: str, cache: Path, *args: str) -> Iterator[int]:
-    """``toolground gateway`` on a socket bound to 0.0.0.0 and handed down as ``--fd`` (as
-    ``serve --workers`` does); yields the port."""
+def _all_interfaces() -> socket.socket:
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("0.0.0.0", 0))
     listener.listen(64)
+    return listener
+
+
+@contextmanager
+def gateway_on_all_interfaces(shard: str, cache: Path, *args: str) -> Iterator[int]:
+    """``toolground gateway`` on a socket bound to 0.0.0.0 and handed down as ``--fd`` (as
+    ``serve --workers`` does); yields the port."""
+    listener = _all_interfaces()
     port = listener.getsockname()[1]
     cmd = [sys.executable, "-m", "toolground", "gateway", "--shards", shard, "--fd", str(listener.fileno())]
     env = {k: v for k, v in server_env(cache).items() if k != "TOOLGROUND_ADMIN_TOKEN"}
@@ -200,19 +206,61 @@ def test_a_gateway_never_serves_admin_to_a_network_client_for_its_host_header(tm
         pytest.skip("this machine has no non-loopback address to be a network client from")
     local = {"Host": "127.0.0.1"}
     with lone_shard(tmp_path, cache) as shard:
-        with gateway_on_all_interfaces(shard, cache) as port:  # no token: /admin is this machine's only
+        listener = _all_interfaces()  # what serve --workers hands its gateways: no token, no start
+        cmd = [
+            sys.executable,
+            "-m",
+            "toolground",
+            "gateway",
+            "--shards",
+            shard,
+            "--fd",
+            str(listener.fileno()),
+        ]
+        env = {k: v for k, v in server_env(cache).items() if k != "TOOLGROUND_ADMIN_TOKEN"}
+        out = subprocess.run(
+            cmd, env=env, cwd=REPO, pass_fds=(listener.fileno(),), capture_output=True, timeout=20
+        )
+        listener.close()
+        assert out.returncode == 2 and b"--admin-token" in out.stderr, out.stderr
+
+        with gateway_on_all_interfaces(shard, cache, "--admin-token", "g4te") as port:
+            bare = httpx.get(f"http://{addr}:{port}/admin/sessions", headers=local, timeout=10)
+            assert bare.status_code == 401 and "Bearer" in bare.json()["error"]
+            token = {**local, "Authorization": "bearer g4te"}  # the scheme is case-insensitive
+            assert httpx.get(f"http://{addr}:{port}/admin/sessions", headers=token).status_code == 200
+            body, headers = rpc("banking_get_balance", {"account": "ACC-000001"}, "net-1")
+            call = httpx.post(f"http://{addr}:{port}/mcp", content=body, headers={**headers, **local})
+            assert call.status_code == 200 and "result" in call.json()  # MCP itself needs no token
+
+        # the gateway app itself, built without a token and put on every interface by hand
+        with serving_on_all_interfaces(Gateway([shard])) as port:
             remote = httpx.get(f"http://{addr}:{port}/admin/sessions", headers=local, timeout=10)
             assert remote.status_code == 403, remote.text
             assert "--admin-token" in remote.json()["error"] and addr in remote.json()["error"]
             assert httpx.get(f"http://127.0.0.1:{port}/admin/sessions", timeout=10).status_code == 200
-            body, headers = rpc("banking_get_balance", {"account": "ACC-000001"}, "net-1")
-            call = httpx.post(f"http://{addr}:{port}/mcp", content=body, headers={**headers, **local})
-            assert call.status_code == 200 and "result" in call.json()  # MCP itself is not operator-only
-        with gateway_on_all_interfaces(shard, cache, "--admin-token", "g4te") as port:
-            bare = httpx.get(f"http://{addr}:{port}/admin/sessions", headers=local, timeout=10)
-            assert bare.status_code == 401 and "Bearer" in bare.json()["error"]
-            token = {**local, "Authorization": "bearer g4te"}
-            assert httpx.get(f"http://{addr}:{port}/admin/sessions", headers=token).status_code == 200
+
+
+@contextmanager
+def serving_on_all_interfaces(app) -> Iterator[int]:
+    import threading
+
+    import uvicorn
+
+    listener = _all_interfaces()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        listener.close()
 
 
 # -- item 12: handshake-era clients and streams across a shard death ---------------------------

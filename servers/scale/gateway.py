@@ -7,11 +7,18 @@ error and header is the shard's own. Requests that name no env session (``initia
 operator API's tool list) go to the next shard in turn. ``GET /admin/sessions`` and ``/health`` ask
 every shard and add the answers up. A shard that does not answer is reported in words, naming the
 env session and what to do, and the gateway keeps serving the other shards.
+
+``/admin`` is checked here before it is forwarded, because a shard behind a gateway sees only the
+gateway: its loopback ``Host`` rule would let any network client that sends ``Host: 127.0.0.1``
+through. With an admin token the gateway requires it; without one it serves ``/admin`` only to
+clients whose own address is loopback, whatever their ``Host`` header says.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import ipaddress
 import itertools
 import json
 import re
@@ -42,9 +49,10 @@ LOST_SESSION_CODE = -32001  # JSON-RPC error code of a call whose shard is not a
 class Gateway:
     """ASGI app forwarding to ``shards`` (addresses in shard order: index i owns hash % n == i)."""
 
-    def __init__(self, shards: Sequence[str], *, index: int = 0) -> None:
+    def __init__(self, shards: Sequence[str], *, index: int = 0, admin_token: str | None = None) -> None:
         if not shards:
             raise ValueError("a gateway needs at least one shard address")
+        self.admin_token = admin_token
         self.upstreams = [Upstream(url, i) for i, url in enumerate(shards)]
         self.tag = (b"x-toolground-gateway", str(index).encode())  # which gateway answered
         self._turn = itertools.count()
@@ -72,6 +80,8 @@ class Gateway:
         if body is None:
             return await _reply(send, 413, {"error": f"request body over {MAX_BODY // 2**20} MiB"})
         path, method = scope["path"], scope["method"]
+        if path.startswith("/admin") and (refusal := self._admin_refusal(scope)) is not None:
+            return await _reply(send, *refusal)
         if path == "/health" and method == "GET":
             return await self._health(scope, send)
         if path == "/admin/sessions" and method == "GET":
@@ -83,6 +93,26 @@ class Gateway:
             return await self._down(scope, body, send, sid, exc)
         self.forwarded += 1
         await self._relay(answer, send, sse_shard=shard if path.endswith("/sse") else None)
+
+    def _admin_refusal(self, scope: Scope) -> tuple[int, dict[str, str]] | None:
+        """(status, body) refusing this ``/admin`` request, or None to forward it."""
+        if self.admin_token is not None:
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            scheme, _, token = given.partition(b" ")
+            expected = self.admin_token.encode()
+            if scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), expected):
+                return None
+            return 401, {
+                "error": "admin API needs 'Authorization: Bearer <token>' with the server's admin token"
+            }
+        client = scope.get("client")
+        if client is None or is_loopback(client[0]):  # None: a Unix socket, this machine
+            return None
+        return 403, {
+            "error": f"the /admin API of a gateway without an admin token answers only clients on this "
+            f"machine, and {client[0]} is not one (a Host header does not make it one); start the "
+            "gateway with --admin-token (or TOOLGROUND_ADMIN_TOKEN) and send 'Authorization: Bearer <token>'"
+        }
 
     # -- routing ------------------------------------------------------------------------------
 
@@ -216,6 +246,18 @@ class Gateway:
             totals.setdefault("idle_ttl_seconds", data.get("idle_ttl_seconds"))
             rows.append({"index": i, "up": True, **data})
         await _reply(send, 200, {**totals, "ids": sorted(ids)[:1000], "shards": rows})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or address, IPv4-mapped IPv6 too) is this machine's loopback."""
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def _head(scope: Scope, length: int, *, path: bytes | None = None, method: bytes | None = None) -> bytes:
