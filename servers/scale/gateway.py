@@ -160,6 +160,11 @@ class Gateway:
     # -- answering ----------------------------------------------------------------------------
 
     async def _relay(self, answer: Answer, send: Send, *, sse_shard: int | None) -> None:
+        """Send the shard's answer on; a stream the shard breaks off (it died) ends cleanly.
+
+        (Only streams can break off here: the shards answer MCP POSTs with JSON, and a body of
+        known length cut short is a :class:`ShardDown` the caller words. An SSE stream has no
+        request to answer with an error, so it just ends, as when the server closes it.)"""
         headers = [*answer.headers, self.tag]
         if answer.body is not None:
             await send({"type": "http.response.start", "status": answer.status, "headers": headers})
@@ -169,13 +174,16 @@ class Gateway:
         await send({"type": "http.response.start", "status": answer.status, "headers": headers})
         pending = sse_shard is not None and answer.status == 200
         buffered = b""
-        async for chunk in answer.stream():
-            if pending:  # the stream's first event names its message endpoint: pin it to this shard
-                buffered += chunk
-                if b"\n\n" not in buffered.replace(b"\r\n", b"\n"):
-                    continue
-                chunk, buffered, pending = _pin_endpoint(buffered, sse_shard), b"", False
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        try:
+            async for chunk in answer.stream():
+                if pending:  # the stream's first event names its message endpoint: pin it to this shard
+                    buffered += chunk
+                    if b"\n\n" not in buffered.replace(b"\r\n", b"\n"):
+                        continue
+                    chunk, buffered, pending = _pin_endpoint(buffered, sse_shard), b"", False
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            buffered = b""  # the shard died mid-stream; a half event is not passed on
         await send({"type": "http.response.body", "body": buffered, "more_body": False})
 
     async def _down(self, scope: Scope, body: bytes, send: Send, sid: str | None, exc: ShardDown) -> None:
