@@ -122,11 +122,14 @@ def test_a_shard_that_keeps_dying_is_restarted_with_backoff_and_health_says_so(t
                 time.sleep(0.05)
             # a load balancer reads the status: not every shard answers, so not 200
             assert health.status_code == 503 and health.json()["status"] == "degraded", health.text
-            row = health.json()["shards"][1]
-            assert row["state"] in ("restarting", "backing off"), row
-            if row["state"] == "backing off":
-                backing_off = row
-            cluster.wait_all_up()
+            deadline = time.monotonic() + 40
+            while not (row := health.json()["shards"][1])["up"]:  # until the supervisor brings it back
+                assert row["state"] in ("starting", "backing off"), row
+                if row["state"] == "backing off":
+                    backing_off = row
+                assert time.monotonic() < deadline, f"not restarted:\n{cluster.log.read_text()[-3000:]}"
+                time.sleep(0.1)
+                health = cluster.health()
         assert backing_off is not None, "eight deaths in a row were all restarted at once"
         assert backing_off["restart"]["exits_in_a_row"] >= 6 and backing_off["restart"]["next_start_in_s"] > 0
         ok = cluster.health()

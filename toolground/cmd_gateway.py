@@ -6,6 +6,7 @@ import argparse
 import os
 import socket
 import sys
+from pathlib import Path
 
 from servers.scale.gateway import Gateway, is_loopback
 from servers.scale.sockets import KEEP_ALIVE, inherited_listener, serve_on
@@ -33,13 +34,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="bearer token the gateway requires for /admin (or TOOLGROUND_ADMIN_TOKEN); required off "
         "loopback. Without it /admin answers only clients whose address is loopback",
     )
+    p.add_argument(
+        "--supervisor-state",
+        type=Path,
+        help="the supervisor's state file, read for /health (what serve --workers passes)",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     shards = [s.strip() for s in args.shards.split(",") if s.strip()]
     try:
-        app = Gateway(shards, index=args.index, admin_token=args.admin_token or None)
+        app = Gateway(
+            shards,
+            index=args.index,
+            admin_token=args.admin_token or None,
+            supervisor_state=args.supervisor_state,
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     io = fast_io()

@@ -23,6 +23,7 @@ import itertools
 import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -49,10 +50,18 @@ LOST_SESSION_CODE = -32001  # JSON-RPC error code of a call whose shard is not a
 class Gateway:
     """ASGI app forwarding to ``shards`` (addresses in shard order: index i owns hash % n == i)."""
 
-    def __init__(self, shards: Sequence[str], *, index: int = 0, admin_token: str | None = None) -> None:
+    def __init__(
+        self,
+        shards: Sequence[str],
+        *,
+        index: int = 0,
+        admin_token: str | None = None,
+        supervisor_state: Path | None = None,
+    ) -> None:
         if not shards:
             raise ValueError("a gateway needs at least one shard address")
         self.admin_token = admin_token
+        self.supervisor_state = supervisor_state  # what ``serve --workers`` says of each child
         self.upstreams = [Upstream(url, i) for i, url in enumerate(shards)]
         self.tag = (b"x-toolground-gateway", str(index).encode())  # which gateway answered
         self._turn = itertools.count()
@@ -219,14 +228,24 @@ class Gateway:
         return list(enumerate(answers))
 
     async def _health(self, scope: Scope, send: Send) -> None:
+        """Every shard's health added up: 200 only when every shard answers, 503 otherwise (a load
+        balancer's "not healthy"), with each shard's ``state``: ``up``; ``starting`` or ``backing
+        off`` (with its ``restart`` facts) when the supervisor is bringing it back; ``down``."""
         shards, merged = [], {}
+        supervised = self._supervised()
         for i, answer in await self._ask_all(scope, b"/health"):
             row: dict[str, Any] = {"index": i, "address": self.upstreams[i].url}
             if isinstance(answer, ShardDown) or answer.status != 200:
                 row.update(up=False, error=str(answer) if isinstance(answer, ShardDown) else answer.status)
+                restart = supervised.get(f"shard {i}")
+                if isinstance(restart, dict):
+                    row.update(state="backing off" if restart.get("state") == "backing off" else "starting")
+                    row["restart"] = restart
+                else:
+                    row["state"] = "down"
             else:
                 data = json.loads(answer.body or b"{}")
-                row.update(up=True, sessions=data.get("sessions", 0), shard=data.get("shard"))
+                row.update(up=True, state="up", sessions=data.get("sessions", 0), shard=data.get("shard"))
                 merged = merged or data
             shards.append(row)
         up = sum(r["up"] for r in shards)
@@ -236,7 +255,17 @@ class Gateway:
             "sessions": sum(r.get("sessions", 0) for r in shards),
             "shards": shards,
         }
-        await _reply(send, 200 if up else 503, out)
+        await _reply(send, 200 if up == len(shards) else 503, out)
+
+    def _supervised(self) -> dict[str, Any]:
+        """The supervisor's state file (child name -> state), or {} without one."""
+        if self.supervisor_state is None:
+            return {}
+        try:
+            data = json.loads(self.supervisor_state.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     async def _sessions(self, scope: Scope, body: bytes, send: Send) -> None:
         """Every shard's env-session list added up; an auth refusal is passed on as the shard gave it."""
