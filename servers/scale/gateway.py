@@ -221,7 +221,10 @@ class Gateway:
             except ShardDown as exc:
                 return exc
             if answer.body is None:  # not expected of these routes; drain it rather than hang
-                answer.body = b"".join([c async for c in answer.stream()])
+                try:
+                    answer.body = b"".join([c async for c in answer.stream()])
+                except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+                    return ShardDown(up.index, up.url, "the connection dropped mid-answer")
             return answer
 
         answers = await asyncio.gather(*(ask(up) for up in self.upstreams))
