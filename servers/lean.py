@@ -38,7 +38,7 @@ from pydantic import ValidationError
 
 from servers.binding import TASK_HEADER, Binder
 from servers.kit import ToolError
-from servers.mcp_server import ENV_HEADER, ENV_QUERY, VALID_ID
+from servers.mcp_server import ENV_HEADER, ENV_QUERY, client_may_name
 from servers.runtime import Environment
 from state import EpisodeUnavailable
 
@@ -323,8 +323,8 @@ def _env_session_or_none(scope: Scope, headers: Mapping[str, str], meta: dict[st
     if not value:
         value = meta.get("env_session")
         value = str(value) if value else None
-    if not value or not VALID_ID.match(value):
-        return None
+    if not value or not client_may_name(value):
+        return None  # the stack's error says what is wrong with it
     return value
 
 

@@ -31,6 +31,9 @@ from state import Episode, EpisodeUnavailable
 ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
 VALID_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
+# the env sessions a server derives from handshake-era MCP session ids: a namespace of their own,
+# which no client can name (else knowing another client's Mcp-Session-Id would open its episode)
+MCP_DERIVED = "mcp:"
 STDIO_ENV_SESSION = "stdio"
 
 
@@ -43,7 +46,18 @@ def _check_id(value: str, source: str) -> str:
         raise NoEnvSession(
             f"invalid env session id from {source}: use 1-128 characters from letters, digits and ._:@/+=-"
         )
+    if value.startswith(MCP_DERIVED):
+        raise NoEnvSession(
+            f"invalid env session id from {source}: the prefix 'mcp:' is reserved for the env sessions "
+            "the server derives from handshake-era MCP sessions, which only their own MCP session "
+            "reaches; name your env session without it"
+        )
     return value
+
+
+def client_may_name(value: str) -> bool:
+    """Whether a client may send ``value`` as its env session (the lean path's test of it)."""
+    return VALID_ID.match(value) is not None and not value.startswith(MCP_DERIVED)
 
 
 def env_session_id() -> str:
@@ -83,7 +97,7 @@ def env_session_id() -> str:
         tag = _session_tag(ctx)
         if tag and not sid.startswith(tag):  # an SSE connection's own uuid
             sid = tag + sid.replace("-", "")
-        return "mcp:" + sid
+        return MCP_DERIVED + sid
     raise NoEnvSession(
         "no env session: send an X-Env-Session header, add ?env_session=<id> to the URL, "
         "or put env_session in the request _meta (a handshake-era client's Mcp-Session-Id also works)"

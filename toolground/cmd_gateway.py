@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import sys
+from pathlib import Path
 
-from servers.scale.gateway import Gateway
+from servers.scale.gateway import Gateway, is_loopback
 from servers.scale.sockets import KEEP_ALIVE, inherited_listener, serve_on
 from toolground.errors import UsageError
 from toolground.io_stack import fast_io
@@ -25,21 +28,40 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--fd", type=int, help="serve on this inherited listening socket (what serve --workers passes)"
     )
     p.add_argument("--index", type=int, default=0, help="this gateway's number, sent as X-Toolground-Gateway")
+    p.add_argument(
+        "--admin-token",
+        default=os.environ.get("TOOLGROUND_ADMIN_TOKEN"),
+        help="bearer token the gateway requires for /admin (or TOOLGROUND_ADMIN_TOKEN); required off "
+        "loopback. Without it /admin answers only clients whose address is loopback",
+    )
+    p.add_argument(
+        "--supervisor-state",
+        type=Path,
+        help="the supervisor's state file, read for /health (what serve --workers passes)",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     shards = [s.strip() for s in args.shards.split(",") if s.strip()]
     try:
-        app = Gateway(shards, index=args.index)
+        app = Gateway(
+            shards,
+            index=args.index,
+            admin_token=args.admin_token or None,
+            supervisor_state=args.supervisor_state,
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     io = fast_io()
     if args.fd is not None:
-        serve_on(app, inherited_listener(args.fd), **io)
+        listener = inherited_listener(args.fd)
+        _check_exposure(listener.getsockname()[0] if listener.family != socket.AF_UNIX else "localhost", args)
+        serve_on(app, listener, **io)
         return 0
     if not 0 < args.port < 65536:
         raise UsageError(f"--port must be 1-65535, got {args.port}")
+    _check_exposure(args.host, args)
     import uvicorn
 
     print(f"gateway on http://{args.host}:{args.port} for {len(shards)} shards", file=sys.stderr, flush=True)
@@ -54,3 +76,12 @@ def run(args: argparse.Namespace) -> int:
         **io,
     )
     return 0
+
+
+def _check_exposure(host: str, args: argparse.Namespace) -> None:
+    """As ``serve``: listening beyond this machine needs an admin token, or /admin would be open to it."""
+    if not is_loopback(host) and not args.admin_token:
+        raise UsageError(
+            f"listening on {host} exposes the /admin API of every shard beyond this machine; "
+            "set --admin-token or TOOLGROUND_ADMIN_TOKEN (clients then send 'Authorization: Bearer <token>')"
+        )

@@ -12,7 +12,7 @@ from servers.binding import load_tasks
 from servers.registry import UnknownDomain, parse_domains
 from servers.runtime import Environment
 from servers.scale.owner import parse_shard
-from servers.scale.shard import ShardCustodian, mint_mcp_session_ids
+from servers.scale.shard import LostMcpSessions, ShardCustodian, mint_mcp_session_ids
 from servers.scale.sockets import serve_on, unix_listener
 from servers.serve import MCP_PATH, SSE_PATH, build_http_app, is_loopback, run_stdio
 from state import SCALES
@@ -175,6 +175,13 @@ def _environment(args: argparse.Namespace, domains: list) -> Environment:
 
 
 def _http_app(
+    args: argparse.Namespace, env: Environment, tasks: dict | None, shard: ShardCustodian | None
+) -> Any:
+    app = _plain_http_app(args, env, tasks, shard)
+    return app if shard is None else LostMcpSessions(app, shard, env.store.release)
+
+
+def _plain_http_app(
     args: argparse.Namespace, env: Environment, tasks: dict | None, shard: ShardCustodian | None
 ) -> Any:
     return build_http_app(

@@ -7,15 +7,23 @@ error and header is the shard's own. Requests that name no env session (``initia
 operator API's tool list) go to the next shard in turn. ``GET /admin/sessions`` and ``/health`` ask
 every shard and add the answers up. A shard that does not answer is reported in words, naming the
 env session and what to do, and the gateway keeps serving the other shards.
+
+``/admin`` is checked here before it is forwarded, because a shard behind a gateway sees only the
+gateway: its loopback ``Host`` rule would let any network client that sends ``Host: 127.0.0.1``
+through. With an admin token the gateway requires it; without one it serves ``/admin`` only to
+clients whose own address is loopback, whatever their ``Host`` header says.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import ipaddress
 import itertools
 import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -42,9 +50,18 @@ LOST_SESSION_CODE = -32001  # JSON-RPC error code of a call whose shard is not a
 class Gateway:
     """ASGI app forwarding to ``shards`` (addresses in shard order: index i owns hash % n == i)."""
 
-    def __init__(self, shards: Sequence[str], *, index: int = 0) -> None:
+    def __init__(
+        self,
+        shards: Sequence[str],
+        *,
+        index: int = 0,
+        admin_token: str | None = None,
+        supervisor_state: Path | None = None,
+    ) -> None:
         if not shards:
             raise ValueError("a gateway needs at least one shard address")
+        self.admin_token = admin_token
+        self.supervisor_state = supervisor_state  # what ``serve --workers`` says of each child
         self.upstreams = [Upstream(url, i) for i, url in enumerate(shards)]
         self.tag = (b"x-toolground-gateway", str(index).encode())  # which gateway answered
         self._turn = itertools.count()
@@ -72,6 +89,8 @@ class Gateway:
         if body is None:
             return await _reply(send, 413, {"error": f"request body over {MAX_BODY // 2**20} MiB"})
         path, method = scope["path"], scope["method"]
+        if path.startswith("/admin") and (refusal := self._admin_refusal(scope)) is not None:
+            return await _reply(send, *refusal)
         if path == "/health" and method == "GET":
             return await self._health(scope, send)
         if path == "/admin/sessions" and method == "GET":
@@ -83,6 +102,26 @@ class Gateway:
             return await self._down(scope, body, send, sid, exc)
         self.forwarded += 1
         await self._relay(answer, send, sse_shard=shard if path.endswith("/sse") else None)
+
+    def _admin_refusal(self, scope: Scope) -> tuple[int, dict[str, str]] | None:
+        """(status, body) refusing this ``/admin`` request, or None to forward it."""
+        if self.admin_token is not None:
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            scheme, _, token = given.partition(b" ")
+            expected = self.admin_token.encode()
+            if scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), expected):
+                return None
+            return 401, {
+                "error": "admin API needs 'Authorization: Bearer <token>' with the server's admin token"
+            }
+        client = scope.get("client")
+        if client is None or is_loopback(client[0]):  # None: a Unix socket, this machine
+            return None
+        return 403, {
+            "error": f"the /admin API of a gateway without an admin token answers only clients on this "
+            f"machine, and {client[0]} is not one (a Host header does not make it one); start the "
+            "gateway with --admin-token (or TOOLGROUND_ADMIN_TOKEN) and send 'Authorization: Bearer <token>'"
+        }
 
     # -- routing ------------------------------------------------------------------------------
 
@@ -130,6 +169,11 @@ class Gateway:
     # -- answering ----------------------------------------------------------------------------
 
     async def _relay(self, answer: Answer, send: Send, *, sse_shard: int | None) -> None:
+        """Send the shard's answer on; a stream the shard breaks off (it died) ends cleanly.
+
+        (Only streams can break off here: the shards answer MCP POSTs with JSON, and a body of
+        known length cut short is a :class:`ShardDown` the caller words. An SSE stream has no
+        request to answer with an error, so it just ends, as when the server closes it.)"""
         headers = [*answer.headers, self.tag]
         if answer.body is not None:
             await send({"type": "http.response.start", "status": answer.status, "headers": headers})
@@ -139,13 +183,16 @@ class Gateway:
         await send({"type": "http.response.start", "status": answer.status, "headers": headers})
         pending = sse_shard is not None and answer.status == 200
         buffered = b""
-        async for chunk in answer.stream():
-            if pending:  # the stream's first event names its message endpoint: pin it to this shard
-                buffered += chunk
-                if b"\n\n" not in buffered.replace(b"\r\n", b"\n"):
-                    continue
-                chunk, buffered, pending = _pin_endpoint(buffered, sse_shard), b"", False
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        try:
+            async for chunk in answer.stream():
+                if pending:  # the stream's first event names its message endpoint: pin it to this shard
+                    buffered += chunk
+                    if b"\n\n" not in buffered.replace(b"\r\n", b"\n"):
+                        continue
+                    chunk, buffered, pending = _pin_endpoint(buffered, sse_shard), b"", False
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            buffered = b""  # the shard died mid-stream; a half event is not passed on
         await send({"type": "http.response.body", "body": buffered, "more_body": False})
 
     async def _down(self, scope: Scope, body: bytes, send: Send, sid: str | None, exc: ShardDown) -> None:
@@ -174,21 +221,34 @@ class Gateway:
             except ShardDown as exc:
                 return exc
             if answer.body is None:  # not expected of these routes; drain it rather than hang
-                answer.body = b"".join([c async for c in answer.stream()])
+                try:
+                    answer.body = b"".join([c async for c in answer.stream()])
+                except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+                    return ShardDown(up.index, up.url, "the connection dropped mid-answer")
             return answer
 
         answers = await asyncio.gather(*(ask(up) for up in self.upstreams))
         return list(enumerate(answers))
 
     async def _health(self, scope: Scope, send: Send) -> None:
+        """Every shard's health added up: 200 only when every shard answers, 503 otherwise (a load
+        balancer's "not healthy"), with each shard's ``state``: ``up``; ``starting`` or ``backing
+        off`` (with its ``restart`` facts) when the supervisor is bringing it back; ``down``."""
         shards, merged = [], {}
+        supervised = self._supervised()
         for i, answer in await self._ask_all(scope, b"/health"):
             row: dict[str, Any] = {"index": i, "address": self.upstreams[i].url}
             if isinstance(answer, ShardDown) or answer.status != 200:
                 row.update(up=False, error=str(answer) if isinstance(answer, ShardDown) else answer.status)
+                restart = supervised.get(f"shard {i}")
+                if isinstance(restart, dict):
+                    row.update(state="backing off" if restart.get("state") == "backing off" else "starting")
+                    row["restart"] = restart
+                else:
+                    row["state"] = "down"
             else:
                 data = json.loads(answer.body or b"{}")
-                row.update(up=True, sessions=data.get("sessions", 0), shard=data.get("shard"))
+                row.update(up=True, state="up", sessions=data.get("sessions", 0), shard=data.get("shard"))
                 merged = merged or data
             shards.append(row)
         up = sum(r["up"] for r in shards)
@@ -198,7 +258,17 @@ class Gateway:
             "sessions": sum(r.get("sessions", 0) for r in shards),
             "shards": shards,
         }
-        await _reply(send, 200 if up else 503, out)
+        await _reply(send, 200 if up == len(shards) else 503, out)
+
+    def _supervised(self) -> dict[str, Any]:
+        """The supervisor's state file (child name -> state), or {} without one."""
+        if self.supervisor_state is None:
+            return {}
+        try:
+            data = json.loads(self.supervisor_state.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     async def _sessions(self, scope: Scope, body: bytes, send: Send) -> None:
         """Every shard's env-session list added up; an auth refusal is passed on as the shard gave it."""
@@ -216,6 +286,18 @@ class Gateway:
             totals.setdefault("idle_ttl_seconds", data.get("idle_ttl_seconds"))
             rows.append({"index": i, "up": True, **data})
         await _reply(send, 200, {**totals, "ids": sorted(ids)[:1000], "shards": rows})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or address, IPv4-mapped IPv6 too) is this machine's loopback."""
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def _head(scope: Scope, length: int, *, path: bytes | None = None, method: bytes | None = None) -> bytes:

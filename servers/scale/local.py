@@ -3,7 +3,9 @@
 The supervisor builds the snapshots once (so N processes do not race to build them), starts each
 shard on a Unix socket in a private run folder, waits until every one answers, then starts the
 gateways on one listening socket they share (the kernel hands each new connection to one of them).
-It then watches: a shard or gateway that exits is started again. A restarted shard comes back
+It then watches: a shard or gateway that exits is started again, at once the first few times in a
+row and then with a backoff (1 s, doubling to 30 s), never given up on; what it is doing is in
+``supervisor.json`` in the run folder, which the gateways' ``/health`` reads. A restarted shard comes back
 empty; its journal makes it answer calls for the env sessions it held with "was lost"
 rather than a fresh world under an old name. Ctrl-C or SIGTERM stops everything.
 
@@ -26,8 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 READY_TIMEOUT = 600.0  # a shard loading every domain's snapshot from the cache takes ~2-5 s
-RESTART_LIMIT = 5  # restarts within RESTART_WINDOW before a child is given up on
-RESTART_WINDOW = 60.0
+QUICK_RESTARTS = 5  # exits in a row restarted at once; after that, each waits a backoff
+BACKOFF_FIRST = 1.0  # seconds before the restart after QUICK_RESTARTS exits in a row, doubling ...
+BACKOFF_MAX = 30.0  # ... up to this
+STABLE_AFTER = 60.0  # a child that ran this long was healthy: its next exit starts a new count
+STATE_FILE = "supervisor.json"
 TOOLGROUND = [sys.executable, "-m", "toolground"]
 
 
@@ -39,16 +44,47 @@ class Child:
     argv: list[str]
     pass_fds: tuple[int, ...] = ()
     proc: subprocess.Popen | None = None
-    restarts: list[float] = field(default_factory=list)
-    given_up: bool = False
+    started_at: float = 0.0
+    exits_in_a_row: int = 0  # exits each within STABLE_AFTER of its start
+    last_status: int | None = None
+    next_start: float | None = None  # monotonic time of the pending restart, if it exited
 
     def start(self, env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
             self.argv, env=env, pass_fds=self.pass_fds, start_new_session=True, preexec_fn=_die_with_parent
         )
+        self.started_at, self.next_start = time.monotonic(), None
 
     def exited(self) -> int | None:
         return None if self.proc is None else self.proc.poll()
+
+    def schedule_restart(self, status: int, now: float) -> float:
+        """Count this exit and set when to start again; returns the delay in seconds."""
+        self.exits_in_a_row = 1 if now - self.started_at >= STABLE_AFTER else self.exits_in_a_row + 1
+        self.last_status = status
+        delay = backoff(self.exits_in_a_row)
+        self.next_start = now + delay
+        return delay
+
+    def describe(self, now: float) -> dict[str, object]:
+        """This child's state as the gateways report it in ``/health``."""
+        waiting = self.next_start is not None
+        return {
+            "state": "backing off" if waiting else "running",
+            "pid": None if waiting or self.proc is None else self.proc.pid,
+            "exits_in_a_row": self.exits_in_a_row,
+            "last_exit_status": self.last_status,
+            "next_start_in_s": round(max(0.0, self.next_start - now), 1)
+            if self.next_start is not None
+            else None,
+        }
+
+
+def backoff(exits_in_a_row: int) -> float:
+    """Seconds to wait before restarting a child that exited this many times in a row."""
+    if exits_in_a_row <= QUICK_RESTARTS:
+        return 0.0
+    return min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (exits_in_a_row - QUICK_RESTARTS - 1))
 
 
 @dataclass
@@ -56,41 +92,55 @@ class Supervisor:
     """Child processes started together, each started again when it exits, stopped together."""
 
     env: dict[str, str]
+    state_file: Path | None = None  # where the gateways read each child's state (``/health``)
     children: list[Child] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
     def start(self, child: Child) -> None:
         self.children.append(child)
         child.start(self.env)
+        self._write_state()
 
     def pids(self) -> dict[str, int | None]:
         return {c.name: c.proc.pid if c.proc else None for c in self.children}
 
     def watch(self, poll: float = 0.25) -> None:
-        """Restart children that exit, until :meth:`stop` (or a signal) ends it."""
+        """Restart children that exit (with backoff, never giving up), until :meth:`stop` ends it."""
         while not self._stop.wait(poll):
             for child in self.children:
-                status = child.exited()
-                if status is not None and not child.given_up and not self._stop.is_set():
-                    self._restart(child, status)  # (a stop from a signal handler can land mid-loop)
+                if self._stop.is_set():  # (a stop from a signal handler can land mid-loop)
+                    break
+                self._tend(child, time.monotonic())
 
-    def _restart(self, child: Child, status: int) -> None:
-        now = time.monotonic()
-        child.restarts = [t for t in child.restarts if now - t < RESTART_WINDOW] + [now]
-        if len(child.restarts) > RESTART_LIMIT:
-            child.given_up = True
-            print(
-                f"toolground: {child.name} keeps exiting (status {status}); not restarting it",
-                file=sys.stderr,
-            )
+    def _tend(self, child: Child, now: float) -> None:
+        if child.next_start is not None:
+            if now >= child.next_start:
+                child.start(self.env)
+                self._write_state()
             return
+        status = child.exited()
+        if status is None:
+            return
+        delay = child.schedule_restart(status, now)
         lost = " its sessions are lost," if child.name.startswith("shard") else ""
-        print(
-            f"toolground: {child.name} exited (status {status});{lost} restarting it",
-            file=sys.stderr,
-            flush=True,
+        when = (
+            f"restarting it in {delay:g} s ({child.exits_in_a_row} exits in a row)"
+            if delay
+            else "restarting it"
         )
-        child.start(self.env)
+        print(f"toolground: {child.name} exited (status {status});{lost} {when}", file=sys.stderr, flush=True)
+        if delay == 0:
+            child.start(self.env)
+        self._write_state()
+
+    def _write_state(self) -> None:
+        """Each child's state, written aside and renamed over the file (a reader never sees half)."""
+        if self.state_file is None:
+            return
+        now = time.monotonic()
+        tmp = self.state_file.with_name(self.state_file.name + ".tmp")
+        tmp.write_text(json.dumps({c.name: c.describe(now) for c in self.children}))
+        os.replace(tmp, self.state_file)
 
     def stop(self) -> None:
         """SIGTERM to every child still running, SIGKILL to any not gone within 10 s."""
@@ -138,6 +188,8 @@ def start_gateways(
     fd = str(listener.fileno())
     for g in range(count):
         argv = [*TOOLGROUND, "gateway", "--shards", ",".join(shard_urls), "--fd", fd, "--index", str(g)]
+        if supervisor.state_file is not None:
+            argv += ["--supervisor-state", str(supervisor.state_file)]
         supervisor.start(Child(f"gateway {g}", argv, pass_fds=(listener.fileno(),)))
     return listener
 
@@ -174,7 +226,7 @@ class LocalCluster:
     _listener: socket.socket | None = field(default=None, init=False)  # kept open: the gateways' socket
 
     def __post_init__(self) -> None:
-        self.supervisor = Supervisor(self.env)
+        self.supervisor = Supervisor(self.env, state_file=self.run_dir / STATE_FILE)
 
     def shard_address(self, k: int) -> str:
         return f"unix:{self.run_dir / f'shard-{k}.sock'}"

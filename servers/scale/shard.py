@@ -10,8 +10,10 @@ under the old name. A reset, a bind or a release of the id starts it afresh.
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +79,19 @@ class ShardCustodian:
         if known:
             self._log("-", env_id)
         return known
+
+    def lost_mcp_session(self, mcp_session_id: str) -> str | None:
+        """What to tell a handshake-era client whose MCP session (and so its env session
+        ``mcp:<id>``) died with this shard's previous process; None if it was not lost here."""
+        env_id = "mcp:" + mcp_session_id
+        if env_id not in self.lost:
+            return None
+        return (
+            f"env session {env_id!r} was lost: the process of shard {self.index} died and was restarted "
+            f"at {self.started}, and the episode's state and its MCP session died with it. Start the "
+            "episode again in a new MCP session (initialize again) and replay the task from its first "
+            "turn; an env session the client names itself (X-Env-Session) can instead be reset in place"
+        )
 
     @property
     def session_tag(self) -> str:
@@ -147,3 +162,68 @@ def mint_mcp_session_ids(index: int) -> None:
             self.hex = mint()
 
     streamable_http_manager.uuid4 = _ShardUuid
+
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+LOST_SESSION_CODE = -32001  # as a gateway's "unavailable": the client's episode is gone
+
+
+class LostMcpSessions:
+    """ASGI layer of a restarted shard: requests of the handshake-era MCP sessions it lost.
+
+    The SDK knows nothing of an MCP session minted by the previous process, so it would answer
+    "Session not found" (which an mcp 1.x client turns into "Session terminated") before any tool
+    could say the episode was lost. This answers them first, from the journal: a request gets a
+    JSON-RPC error saying the env session was lost and what to do; a DELETE (the client closing
+    the session) forgets the id. Anything else passes through untouched."""
+
+    def __init__(
+        self, app: Callable[..., Awaitable[None]], custodian: ShardCustodian, release: Callable[[str], bool]
+    ) -> None:
+        self.app, self.custodian, self.release = app, custodian, release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = None
+        if scope["type"] == "http" and self.custodian.lost:  # empty unless this process was restarted
+            sid = next((v for k, v in scope["headers"] if k == b"mcp-session-id"), None)
+            if sid is not None:
+                message = self.custodian.lost_mcp_session(sid.decode("latin-1"))
+        if message is None:
+            return await self.app(scope, receive, send)
+        if scope["method"] == "DELETE":
+            self.release("mcp:" + sid.decode("latin-1"))
+            return await _answer(send, 200, b"")
+        rpc_id = None
+        if scope["method"] == "POST":
+            rpc_id = _rpc_id(await _body(receive))
+        error = {"code": LOST_SESSION_CODE, "message": message, "data": {"shard": self.custodian.index}}
+        payload = json.dumps({"jsonrpc": "2.0", "id": rpc_id, "error": error}).encode()
+        # a request gets its error as a JSON-RPC answer (a 404 would become "Session terminated")
+        await _answer(send, 200 if rpc_id is not None else 404, payload)
+
+
+async def _body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _rpc_id(body: bytes) -> int | str | None:
+    try:
+        rid = json.loads(body).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return rid if isinstance(rid, int | str) and not isinstance(rid, bool) else None
+
+
+async def _answer(send: Send, status: int, body: bytes) -> None:
+    headers = [(b"content-length", str(len(body)).encode())]
+    if body:
+        headers.append((b"content-type", b"application/json"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
