@@ -170,6 +170,20 @@ def _batch_item_fields(i: int, raw: Any) -> dict[str, Any]:
     return raw
 
 
+def _finite(result: dict[str, Any], loc: list[Any]) -> dict[str, Any]:
+    """The result, or an error if a number in it is not finite (JSON cannot carry it).
+
+    The config's bounds keep totals finite; this is the guard that a bad item still fails alone."""
+    numbers = [result.get("total"), *result.get("components", {}).values()]
+    if all(v is None or math.isfinite(v) for v in numbers):
+        return result
+    raise ApiError(
+        422,
+        "the score is not a finite number; lower the config's weights",
+        [{"loc": loc, "msg": "score overflowed"}],
+    )
+
+
 class RewardService:
     """State shared by the routes: limits, the default preset, the replay pool and the thread limiter."""
 
@@ -187,9 +201,8 @@ class RewardService:
 
     def _score_one(self, req: ScoreRequest) -> dict[str, Any]:
         cfg = self.config(req.config)
-        return score_prepared(
-            prepare_task(req.task), parse_trajectory(req.trajectory), cfg, self.pool
-        ).as_dict()
+        result = score_prepared(prepare_task(req.task), parse_trajectory(req.trajectory), cfg, self.pool)
+        return _finite(result.as_dict(), ["config"])
 
     def _score_batch(self, req: BatchRequest) -> dict[str, Any]:
         shared: dict[int, PreparedTask | RewardInputError] = {}
@@ -211,7 +224,8 @@ class RewardService:
         else:
             task = prepare_task(item["task"])
         cfg = self.config(item.get("config"), req.config)
-        return score_prepared(task, parse_trajectory(item["trajectory"]), cfg, self.pool).as_dict()
+        result = score_prepared(task, parse_trajectory(item["trajectory"]), cfg, self.pool)
+        return _finite(result.as_dict(), ["items", i, "config"])
 
     @staticmethod
     def _shared_task(i: int, k: int, req: BatchRequest, shared: dict[int, Any]) -> PreparedTask:
