@@ -9,8 +9,10 @@ OpenRLHF's shape ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores", "
 credit labels included (``details["calls"]``, ``"label_counts"``, ``"harm_checked"``).
 
 Bad input is always a JSON 4xx ``{"error": "...", "detail": [{"loc", "msg"}]}``: 400 for bytes that
-are not JSON (NaN and Infinity included), 413 past the body limit, 422 for JSON of the wrong shape
-(unknown fields, arguments that are not objects, bad dependency indices...). In a batch a bad item
+are not JSON (NaN and Infinity included), 413 past the body limit, 415 for a POST whose
+Content-Type is not JSON, 421/403 for a Host/Origin outside ``serve``'s rules
+(:mod:`rewards.http_guard`), 422 for JSON of the wrong shape (unknown fields, arguments that are
+not objects, bad dependency indices, config numbers out of range...). In a batch a bad item
 gets its own error and the rest are scored. Nothing returns a traceback; scoring runs in a
 bounded thread pool so replay never blocks the event loop.
 """
@@ -21,12 +23,14 @@ import functools
 import json
 import math
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -35,6 +39,7 @@ from rewards import __version__
 from rewards.adapters import openrlhf_scores
 from rewards.config import PRESETS, RewardConfig, get_config
 from rewards.errors import RewardInputError
+from rewards.http_guard import HostOriginGuard
 from rewards.parse import parse_trajectory
 from rewards.replay import EnvPool
 from rewards.score import score_prepared
@@ -89,8 +94,25 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _is_json_type(value: str | None) -> bool:
+    """``application/json`` or ``application/<x>+json``, with any parameters (``; charset=utf-8``)."""
+    kind = (value or "").split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
 async def _read_json(request: Request, limit: int) -> Any:
-    """The body as JSON, refusing oversize bodies before reading them when the length is declared."""
+    """The body as JSON, refusing oversize bodies before reading them when the length is declared.
+
+    The content type must say JSON: a web page can send ``text/plain`` (or a form) cross-origin
+    without a CORS preflight, so accepting it would let any page the user opens post here."""
+    ctype = request.headers.get("content-type")
+    if not _is_json_type(ctype):
+        got = repr(ctype[:60]) if ctype is not None else "none"
+        raise ApiError(
+            415,
+            f"Content-Type must be application/json, got {got}",
+            [{"loc": ["header", "content-type"], "msg": "not application/json"}],
+        )
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"request body of {int(declared):,} bytes exceeds the {limit:,}-byte limit")
@@ -307,9 +329,16 @@ async def _server_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(
-    *, max_body: int = MAX_BODY, default_preset: str = "prove", pool: EnvPool | None = None, workers: int = 4
+    *,
+    max_body: int = MAX_BODY,
+    default_preset: str = "prove",
+    pool: EnvPool | None = None,
+    workers: int = 4,
+    allowed_hosts: Sequence[str] = (),
 ) -> Starlette:
-    """The Starlette app; ``pool`` lets tests and embedders reuse Environments they already built."""
+    """The Starlette app; ``pool`` lets tests and embedders reuse Environments they already built.
+
+    ``allowed_hosts``: Host header values accepted beside the loopback names (``--allowed-host``)."""
     svc = RewardService(max_body=max_body, default_preset=default_preset, pool=pool, workers=workers)
     routes = [
         Route("/score", _guard(svc.score), methods=["POST"]),
@@ -317,4 +346,8 @@ def create_app(
         Route("/openrlhf", _guard(svc.openrlhf), methods=["POST"]),
         Route("/health", _guard(svc.health), methods=["GET"]),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _server_error})
+    return Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        middleware=[Middleware(HostOriginGuard, allowed_hosts=list(allowed_hosts))],
+    )

@@ -36,6 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reward-serve", help="serve the reward over HTTP (/score, /score/batch, /openrlhf)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8100)
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        help="extra Host header value to accept (loopback names always pass), as for serve",
+    )
     p.add_argument("--preset", default="prove", help="default preset: prove, prove+outcome or recall")
     p.add_argument("--max-body-mb", type=float, default=8.0, help="largest request body accepted (MiB)")
     p.add_argument("--threads", type=int, default=4, help="requests each process scores at once")
@@ -100,6 +106,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "max_body": int(args.max_body_mb * 1024 * 1024),
         "default_preset": preset,
         "workers": args.threads,
+        "allowed_hosts": list(args.allowed_host),
     }
 
 
@@ -123,6 +130,8 @@ def _supervise(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     fd = listener.fileno()
     argv = [*TOOLGROUND, "reward-serve", "--preset", args.preset, "--max-body-mb", str(args.max_body_mb)]
     argv += ["--threads", str(args.threads), "--log-level", args.log_level, "--fd", str(fd)]
+    for host in args.allowed_host:
+        argv += ["--allowed-host", host]
     workers = Supervisor(dict(os.environ))
     signal.signal(signal.SIGTERM, lambda *_: workers.stop())
     for i in range(args.workers):
