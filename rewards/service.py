@@ -44,6 +44,7 @@ from rewards.parse import parse_trajectory
 from rewards.replay import EnvPool
 from rewards.score import score_prepared
 from rewards.tasks import PreparedTask, prepare_task
+from rewards.worlds import DEFAULT_MAX_WORLD_BYTES, DEFAULT_MAX_WORLDS, World
 
 MAX_BODY = 8 * 1024 * 1024
 MAX_ITEMS = 10_000
@@ -209,7 +210,7 @@ def _finite(result: dict[str, Any], loc: list[Any]) -> dict[str, Any]:
 class RewardService:
     """State shared by the routes: limits, the default preset, the replay pool and the thread limiter."""
 
-    def __init__(self, *, max_body: int, default_preset: str, pool: EnvPool | None, workers: int) -> None:
+    def __init__(self, *, max_body: int, default_preset: str, pool: EnvPool, workers: int) -> None:
         self.max_body = max_body
         self.default = get_config(default_preset)
         self.pool = pool
@@ -289,7 +290,7 @@ class RewardService:
             raise ApiError(422, f"query, prompts and labels must have the same length (query has {n})")
         cfg = self.config(request.query_params.get("preset"))
         credit = _flag(request.query_params.get("credit"), "credit")
-        scores = functools.partial(openrlhf_scores, credit=credit)
+        scores = functools.partial(openrlhf_scores, credit=credit, pool=self.pool)
         return JSONResponse(await self.run(scores, req.query, req.prompts, req.labels, cfg))
 
     async def health(self, request: Request) -> JSONResponse:
@@ -301,6 +302,7 @@ class RewardService:
                 "presets": {name: cfg.model_dump() for name, cfg in PRESETS.items()},
                 "max_body_bytes": self.max_body,
                 "pid": os.getpid(),  # which worker process answered (reward-serve --workers N, Ray replicas)
+                "worlds": self.pool.world_health(),
             }
         )
 
@@ -335,10 +337,21 @@ def create_app(
     pool: EnvPool | None = None,
     workers: int = 4,
     allowed_hosts: Sequence[str] = (),
+    worlds: Sequence[World] = (),
+    build: bool = True,
+    max_worlds: int = DEFAULT_MAX_WORLDS,
+    max_world_mb: float = DEFAULT_MAX_WORLD_BYTES / 2**20,
 ) -> Starlette:
     """The Starlette app; ``pool`` lets tests and embedders reuse Environments they already built.
 
-    ``allowed_hosts``: Host header values accepted beside the loopback names (``--allowed-host``)."""
+    ``allowed_hosts``: Host header values accepted beside the loopback names (``--allowed-host``).
+    Without ``pool`` the app makes its own: ``worlds`` (domains, seed, scale) are built at once and
+    always served; others are built when a task names them, at most ``max_worlds`` of them in
+    ``max_world_mb`` MiB, unless ``build`` is False (:mod:`rewards.worlds`)."""
+    if pool is None:
+        pool = EnvPool(max_worlds=max_worlds, max_world_bytes=int(max_world_mb * 2**20), build=build)
+        for domains, seed, scale in worlds:
+            pool.preload(domains, seed, scale)
     svc = RewardService(max_body=max_body, default_preset=default_preset, pool=pool, workers=workers)
     routes = [
         Route("/score", _guard(svc.score), methods=["POST"]),
