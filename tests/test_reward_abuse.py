@@ -371,3 +371,24 @@ def test_reward_serve_no_build_cli_serves_only_its_worlds(worlds, tmp_path):
         assert health["started"] == ["banking:0:small"] and health["build"] is False
         assert c.get("/health", headers={"host": "reward.internal"}).status_code == 200
         assert c.get("/health", headers={"host": "other.internal"}).status_code == 421
+
+
+def test_concurrent_first_requests_to_a_fresh_service_all_score(worlds, tmp_path):
+    """16 clients at once on a just-started service: the first readers of a domain's tools must not
+    race its finalization (found benchmarking 64 clients: 'banking already has a tool named
+    list_records', or an Environment without the discovery tools)."""
+    import concurrent.futures
+
+    from tests.test_reward_scale import reward_server
+
+    tasks, _ = worlds
+    with reward_server(tmp_path, "--threads", "8") as (_, base):
+
+        def one(k: int) -> httpx.Response:
+            with httpx.Client(base_url=base, timeout=60) as c:
+                return _score(c, tasks[0])
+
+        with concurrent.futures.ThreadPoolExecutor(16) as ex:
+            answers = list(ex.map(one, range(16)))
+    for r in answers:
+        assert r.status_code == 200 and r.json()["details"]["level3_source"] == "replay", r.text

@@ -24,6 +24,7 @@ import re
 import sqlite3
 import string
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,8 @@ from servers.kit.policy_tools import add_breach_table, attach_policy
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
 from state import Snapshot, SnapshotCache, build_snapshot
+
+_FINALIZING = threading.RLock()  # re-entrant: finalization itself reads .tools
 
 KIT_VERSION = "6"
 
@@ -60,6 +63,7 @@ class Domain:
         self._tools: dict[str, ToolSpec] = {}
         self._seed: Callable[[Seeder], None] | None = None
         self._finalized = False
+        self._tools_ready = False  # set once finalization is complete (another thread may be in it)
         self.variants: dict[str, Variant] = {}
         self._version: str | None = None
         self.policy: Policy | None = None
@@ -211,13 +215,16 @@ class Domain:
 
     @property
     def tools(self) -> dict[str, ToolSpec]:
-        if not self._finalized:
-            from servers.kit.discovery import add_discovery_tools
+        if not self._tools_ready:
+            with _FINALIZING:  # the reward service's threads read a new domain's tools at once
+                if not self._finalized:
+                    from servers.kit.discovery import add_discovery_tools
 
-            self._finalized = True
-            add_discovery_tools(self)
-            if self.policy is not None:
-                attach_policy(self, self.policy)
+                    self._finalized = True
+                    add_discovery_tools(self)
+                    if self.policy is not None:
+                        attach_policy(self, self.policy)
+                    self._tools_ready = True
         return self._tools
 
     def append_only(self) -> dict[str, frozenset[str]]:
