@@ -8,8 +8,8 @@ Each ``--repo LABEL=PATH`` is a checkout whose ``toolground reward-serve`` is st
 world is built while timing). ``--clients`` concurrent clients (asyncio, one keep-alive connection
 each) then send ``--requests`` ``POST /score`` each: 8 banking tasks (seed 0, small; 4 reads, 4
 transfers) scored with ``prove+outcome``, so every request replays its calls on the snapshot. The
-checkouts take turns for ``--rounds`` rounds (the machine is shared: interleaving spreads the
-noise over all of them); the table gives each round and the pooled percentiles.
+checkouts take turns for ``--rounds`` rounds, in reverse order every other round (the machine
+is shared: interleaving spreads the noise over all of them); the table gives each round and the pooled percentiles.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> None:
         "| round | checkout | requests | p50 ms | p99 ms | mean ms | requests/s |\n|---|---|---|---|---|---|---|"
     )
     for rnd in range(1, args.rounds + 1):
-        for label, path in repos:
+        for label, path in repos if rnd % 2 else repos[::-1]:  # alternate who goes first
             proc, base = start(Path(path).resolve(), cache, args.threads)
             try:
                 # warm, one client first: a checkout before ca2a1e3 races a domain's first readers
