@@ -41,9 +41,16 @@ class HostOriginGuard:
         self._verdict = HostOriginGuardMiddleware(
             _mark_passed, allowed_hosts=self.allowed_hosts, allowed_origins=[], mode="strict"
         )
+        # The verdict depends only on (Host, Origin, listening address, scheme): passes are
+        # remembered, as servers.lean does for serve (a trainer sends the same few keys throughout).
+        self._trusted: set[tuple[Any, ...]] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        key = _key(scope)
+        if key is not None and key in self._trusted:
             await self.app(scope, receive, send)
             return
         refused: list[Message] = []
@@ -53,6 +60,8 @@ class HostOriginGuard:
 
         await self._verdict(scope, receive, keep)
         if scope.pop(_PASSED, False):
+            if key is not None and len(self._trusted) < 256:
+                self._trusted.add(key)
             await self.app(scope, receive, send)
             return
         status = next((m["status"] for m in refused if m["type"] == "http.response.start"), 403)
@@ -78,6 +87,25 @@ class HostOriginGuard:
             "loopback origin or the service's own origin"
         )
         return {"error": msg, "detail": [{"loc": ["header", "origin"], "msg": "origin not allowed"}]}
+
+
+def _key(scope: Scope) -> tuple[Any, ...] | None:
+    """What the guard's verdict depends on; None (no caching) when Host or Origin is repeated."""
+    host: list[bytes] = []
+    origin: list[bytes] = []
+    for k, v in scope.get("headers", []):
+        if k == b"host":
+            host.append(v)
+        elif k == b"origin":
+            origin.append(v)
+    if len(host) > 1 or len(origin) > 1:
+        return None
+    return (
+        (host[0] if host else None),
+        (origin[0] if origin else None),
+        scope.get("server"),
+        scope.get("scheme"),
+    )
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:

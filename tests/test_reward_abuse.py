@@ -118,6 +118,18 @@ def test_loopback_origins_and_hosts_pass(client):
         assert r.status_code == 200, (headers, r.text)
 
 
+def test_a_remembered_pass_lets_no_other_host_or_origin_through(client):
+    body = json.dumps({"task": MINI, "trajectory": GOOD})
+    ok = {"content-type": "application/json", "host": "localhost:8100", "origin": "http://localhost:3000"}
+    for _ in range(3):  # the pass is remembered from here on
+        assert client.post("/score", content=body, headers=ok).status_code == 200
+    assert (
+        client.post("/score", content=body, headers={**ok, "origin": "http://evil.example"}).status_code
+        == 403
+    )
+    assert client.post("/score", content=body, headers={**ok, "host": "evil.example"}).status_code == 421
+
+
 @pytest.mark.parametrize(
     "ctype", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None]
 )
