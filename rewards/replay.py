@@ -307,8 +307,11 @@ class EnvPool:
                 if ident_of(snap) in gone:
                     self._dropped.add(snap.sha256)
         cache = self.cache or default_cache()
-        for ident in gone:
-            cache.forget(*ident)
+        held = self.worlds.started.keys() | self.worlds.on_demand.keys()
+        for domain, seed, scale, variant in gone:
+            cache.forget(domain, seed, scale, variant)
+            if variant is not None and (domain, seed, scale, None) not in held:
+                cache.forget(domain, seed, scale)  # the base a variant is derived from came in with it
         self._epoch += 1
 
     def _build(self, key: _Key) -> Environment:
