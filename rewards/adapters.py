@@ -30,6 +30,7 @@ from rewards.config import RewardConfig, get_config
 from rewards.credit import LABELS
 from rewards.errors import RewardInputError
 from rewards.parse import parse_trajectory
+from rewards.replay import EnvPool
 from rewards.score import RewardResult, score_prepared
 from rewards.tasks import PreparedTask, prepare_task
 
@@ -157,10 +158,12 @@ def openrlhf_scores(
     config: ConfigSpec = None,
     *,
     credit: bool = False,
+    pool: EnvPool | None = None,
 ) -> dict[str, Any]:
     """OpenRLHF's remote-RM contract with plain lists: ``{"rewards", "scores", "extra_logs"}``.
 
-    ``credit`` adds the ``calls_<label>`` counts to ``extra_logs``."""
+    ``credit`` adds the ``calls_<label>`` counts to ``extra_logs``; ``pool`` is where replays run
+    (the reward service's own, with its world caps; default: the process-wide pool)."""
     cfg = get_config(config)
     prompts = prompts if prompts is not None else [""] * len(queries)
     rewards: list[float] = []
@@ -174,7 +177,7 @@ def openrlhf_scores(
                 f"labels[{i}]: {exc.message}",
                 [{**d, "loc": ["labels", i, *d.get("loc", [])[1:]]} for d in exc.detail],
             ) from None
-        result = score_prepared(task, parse_trajectory(response_of(query, prompt)), cfg)
+        result = score_prepared(task, parse_trajectory(response_of(query, prompt)), cfg, pool)
         rewards.append(result.total)
         scores.append(unit_score(result, cfg))
         numbers = result.flat()

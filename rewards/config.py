@@ -10,6 +10,8 @@ hot path never touches pydantic. Four presets exist:
 * ``recall`` — coverage alone: the recall baseline the paper argues against.
 
 Anything else is a preset plus overrides, e.g. ``{"preset": "prove", "efficiency_clip": -1}``.
+Every weight and knob is a finite number within +-``BOUND`` (1e6; ``answer_facts`` at most 1000), so
+no config can make a total overflow to infinity.
 """
 
 from __future__ import annotations
@@ -20,6 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rewards.errors import ConfigError
 
+# Every number of a config is bounded, not only finite: two weights of 1e308 are finite each but
+# sum to infinity, and beta = 1e308 overflows the call budget. With |value| <= 1e6 and trajectories
+# capped by the request body, every total stays a finite float (|total| well under 1e30).
+BOUND = 1e6
+MAX_FACTS = 1000
+
 
 class RewardConfig(BaseModel):
     """Weights and switches of the reward; see ``docs/reward.md`` for why each default is what it is."""
@@ -27,21 +35,26 @@ class RewardConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     preset: str = Field("prove", description="the preset these values started from (informational)")
-    w_val: float = Field(0.5, description="weight of graduated validity")
-    w_cov: float = Field(0.5, description="weight of dependency-aware coverage (Eq. 1)")
-    w_eff: float = Field(0.15, description="weight of the adaptive efficiency penalty (Eq. 2)")
-    w_name: float = Field(0.2, description="weight of tool-name precision (Eq. 3)")
-    w_arg: float = Field(0.1, description="weight of argument-value matching (Eq. 4)")
-    w_out: float = Field(0.0, description="weight of the state-outcome term (not in the paper)")
+    w_val: float = Field(0.5, ge=-BOUND, le=BOUND, description="weight of graduated validity")
+    w_cov: float = Field(0.5, ge=-BOUND, le=BOUND, description="weight of dependency-aware coverage (Eq. 1)")
+    w_eff: float = Field(
+        0.15, ge=-BOUND, le=BOUND, description="weight of the adaptive efficiency penalty (Eq. 2)"
+    )
+    w_name: float = Field(0.2, ge=-BOUND, le=BOUND, description="weight of tool-name precision (Eq. 3)")
+    w_arg: float = Field(0.1, ge=-BOUND, le=BOUND, description="weight of argument-value matching (Eq. 4)")
+    w_out: float = Field(
+        0.0, ge=-BOUND, le=BOUND, description="weight of the state-outcome term (not in the paper)"
+    )
     w_pol: float = Field(
         0.0,
         ge=0,
+        le=BOUND,
         description="weight of the policy term: cost of breaking a written policy rule (not in the paper)",
     )
-    alpha: float = Field(0.5, ge=0, description="efficiency penalty strength")
-    beta: float = Field(0.5, ge=0, description="slack fraction of the call budget")
+    alpha: float = Field(0.5, ge=0, le=BOUND, description="efficiency penalty strength")
+    beta: float = Field(0.5, ge=0, le=BOUND, description="slack fraction of the call budget")
     efficiency_clip: float | None = Field(
-        None, le=0, description="lower bound for R_eff (None: unbounded, as in the paper)"
+        None, ge=-BOUND, le=0, description="lower bound for R_eff (None: unbounded, as in the paper)"
     )
     validity_mode: Literal["gated", "independent"] = Field(
         "gated", description="gated: a level counts only if the levels below it pass"
@@ -63,14 +76,18 @@ class RewardConfig(BaseModel):
     arg_normalize: bool = Field(
         False, description="compare argument values after normalisation (case, whitespace, numeric strings)"
     )
-    abstain_reward: float = Field(1.0, description="reward of a correct abstention (G empty, no call)")
+    abstain_reward: float = Field(
+        1.0, ge=-BOUND, le=BOUND, description="reward of a correct abstention (G empty, no call)"
+    )
     replay: Literal["auto", "never"] = Field(
         "auto", description="auto: replay on the task's snapshot when a weighted term needs it"
     )
     collateral_penalty: float = Field(
-        0.5, ge=0, description="outcome penalty per collateral row, relative to the gold rows"
+        0.5, ge=0, le=BOUND, description="outcome penalty per collateral row, relative to the gold rows"
     )
-    answer_facts: int = Field(3, ge=1, description="facts a read-only answer must carry for full credit")
+    answer_facts: int = Field(
+        3, ge=1, le=MAX_FACTS, description="facts a read-only answer must carry for full credit"
+    )
 
     @property
     def max_total(self) -> float:
@@ -116,4 +133,19 @@ def get_config(spec: RewardConfig | str | dict[str, Any] | None = None) -> Rewar
     try:
         return RewardConfig.model_validate({**base.model_dump(), **spec})
     except ValidationError as exc:
-        raise ConfigError.from_validation("invalid reward config", exc, ["config"]) from None
+        err = ConfigError.from_validation("invalid reward config", exc, ["config"])
+        for d in err.detail:
+            d["msg"] = _with_range(d)
+        first = err.detail[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise ConfigError(f"invalid reward config: {where}: {first['msg']}", err.detail) from None
+
+
+def _with_range(detail: dict[str, Any]) -> str:
+    """A bound error says the whole range allowed, not only the side that was crossed."""
+    field = RewardConfig.model_fields.get(str(detail["loc"][-1]))
+    if field is None or detail.get("type") not in ("less_than_equal", "greater_than_equal"):
+        return str(detail["msg"])
+    lo = next((m.ge for m in field.metadata if getattr(m, "ge", None) is not None), None)
+    hi = next((m.le for m in field.metadata if getattr(m, "le", None) is not None), None)
+    return f"out of range; allowed: at least {lo:g} and at most {hi:g}"

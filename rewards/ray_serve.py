@@ -46,9 +46,10 @@ def _ray() -> tuple[Any, Any]:
     return ray, serve
 
 
-def build_app(*, max_body: int = MAX_BODY, default_preset: str = "prove", workers: int = 4) -> Starlette:
-    """What every replica serves: exactly ``reward-serve``'s app (``workers``: scoring threads)."""
-    return create_app(max_body=max_body, default_preset=default_preset, workers=workers)
+def build_app(**settings: Any) -> Starlette:
+    """What every replica serves: exactly ``reward-serve``'s app, from the same settings
+    (:func:`rewards.service.create_app`'s keywords; ``workers``: scoring threads)."""
+    return create_app(**settings)
 
 
 def reward_application(replicas: int = 1, *, num_cpus: float = 1.0, **settings: Any) -> Any:

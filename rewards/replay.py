@@ -16,13 +16,23 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from contract.task import SnapshotRef
-from rewards.errors import SnapshotMismatch, TaskError
+from rewards.errors import TaskError
+from rewards.worlds import (
+    DEFAULT_MAX_WORLD_BYTES,
+    DEFAULT_MAX_WORLDS,
+    Ident,
+    WorldBudget,
+    WorldsTooBig,
+    ident_of,
+    mismatch,
+)
 from servers.kit import ToolError, ToolSpec
+from servers.kit.domain import default_cache
 from servers.registry import UnknownDomain, get_domain
 from servers.runtime import Environment
 from state import Episode, Fork, Snapshot, SnapshotCache, changelog
@@ -52,6 +62,7 @@ class _Forks:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.forks: OrderedDict[str, Fork] = OrderedDict()
+        self.epoch = 0  # the pool's drop epoch this thread's forks were last checked against
 
     def fork(self, snapshot: Snapshot) -> Fork:
         fork = self.forks.get(snapshot.sha256)
@@ -164,33 +175,62 @@ class Replayer:
 _Key = tuple[tuple[str, ...], int, str, tuple[tuple[str, str], ...]]
 
 
+def _idents(key: _Key) -> set[Ident]:
+    names, seed, scale, variants = key
+    by_domain = dict(variants)
+    return {(name, seed, scale, by_domain.get(name)) for name in names}
+
+
 class EnvPool:
     """Environments per (domains, seed, scale), built once and verified against the task's sha256.
 
     An environment is light (its snapshots are the cache's, shared); the forks replays run on are
-    per thread and per snapshot (see :class:`_Forks`). Both are bounded, so a long-lived reward
-    service scoring tasks over ever new distractor combinations stays at a fixed size.
+    per thread and per snapshot (see :class:`_Forks`). Both are bounded, and so are the worlds
+    (snapshots) tasks make the pool build: ``max_worlds`` and ``max_world_bytes`` cap the ones it
+    did not start with (least recently used dropped first), a sha256 that cannot match is refused
+    before building, and ``build=False`` serves only the worlds of Environments given to
+    :meth:`add` (:mod:`rewards.worlds`). A long-lived reward service scoring tasks over ever new
+    seeds and distractor combinations so stays at a bounded size.
     """
 
     def __init__(
-        self, cache: SnapshotCache | None = None, *, max_envs: int = 256, forks_per_thread: int = 24
+        self,
+        cache: SnapshotCache | None = None,
+        *,
+        max_envs: int = 256,
+        forks_per_thread: int = 24,
+        max_worlds: int = DEFAULT_MAX_WORLDS,
+        max_world_bytes: int = DEFAULT_MAX_WORLD_BYTES,
+        build: bool = True,
     ) -> None:
         self.cache = cache
         self.max_envs = max_envs
         self.forks_per_thread = forks_per_thread
+        self.worlds = WorldBudget(max_worlds=max_worlds, max_bytes=max_world_bytes, build=build)
         self._replayers: OrderedDict[_Key, Replayer] = OrderedDict()
         self._lock = threading.Lock()
         self._local = threading.local()
+        self._dropped: set[str] = set()  # sha256s of dropped worlds whose forks threads must close
+        self._epoch = 0  # bumped on every drop, so threads look at _dropped only after one
 
     def forks(self) -> _Forks:
-        """This thread's forks."""
+        """This thread's forks, less those of worlds dropped since the thread last looked."""
         forks = getattr(self._local, "forks", None)
         if forks is None:
             forks = self._local.forks = _Forks(self.forks_per_thread)
+        if forks.epoch != self._epoch:
+            for sha in [s for s in forks.forks if s in self._dropped]:
+                forks.forks.pop(sha).close()
+            forks.epoch = self._epoch
         return forks
 
     def __len__(self) -> int:
         return len(self._replayers)
+
+    def __bool__(self) -> bool:
+        """Always true: callers write ``pool or default_pool()``, and an empty pool (nothing built
+        yet, as a fresh service's is) must not fall back to the process-wide, uncapped one."""
+        return True
 
     def _keep(self, key: _Key, make: Callable[[], Environment]) -> Replayer:
         with self._lock:
@@ -207,34 +247,72 @@ class EnvPool:
         return rep
 
     def add(self, env: Environment) -> Replayer:
-        """Reuse an Environment that already exists (tests, the generator's own process)."""
+        """Reuse an Environment that already exists (tests, the generator's own process); its
+        worlds are started ones: served with ``build=False`` and never dropped."""
         key = (tuple(sorted(d.name for d in env.domains)), env.seed, env.scale, tuple(env.variants.items()))
-        env.snapshots()
+        snaps = env.snapshots()
+        with self._lock:
+            self.worlds.start(snaps.values())
         return self._keep(key, lambda: env)
 
+    def preload(self, domains: Sequence[str], seed: int, scale: str) -> Replayer:
+        """Build (or load from the cache) a world at start-up (``reward-serve --world``)."""
+        names = tuple(sorted(domains))
+        return self.add(self._build((names, seed, scale, ())))
+
     def replayer(self, snapshots: tuple[SnapshotRef, ...]) -> Replayer:
-        """The replayer for a task's snapshots; raises SnapshotMismatch when the bytes differ."""
+        """The replayer for a task's snapshots; raises SnapshotMismatch when the bytes differ, and
+        TaskError when the worlds cannot be served (see :mod:`rewards.worlds`)."""
         seeds = {(s.seed, s.scale) for s in snapshots}
         if len(seeds) != 1:
             raise TaskError(
                 f"all snapshots of a task must share one seed and scale, got {sorted(seeds)}",
                 [{"loc": ["task", "snapshots"], "msg": "mixed seeds or scales"}],
             )
+        with self._lock:
+            self.worlds.check(snapshots)
         seed, scale = seeds.pop()
         variants = tuple(sorted((s.domain, s.variant) for s in snapshots if s.variant is not None))
         key = (tuple(sorted(s.domain for s in snapshots)), seed, scale, variants)
         rep = self._keep(key, lambda: self._build(key))
         built = rep.env.snapshots()
+        with self._lock:
+            self.worlds.record(built.values())
+            self._dropped.difference_update(snap.sha256 for snap in built.values())
+            try:
+                self._drop(self.worlds.use(built.values()))
+            except WorldsTooBig as exc:
+                self._drop(exc.dropped)
+                raise
         for s in snapshots:
             if built[s.domain].sha256 != s.sha256:
-                what = f" variant {s.variant}" if s.variant else ""
-                raise SnapshotMismatch(
-                    f"snapshot {s.domain}{what} seed {s.seed} {s.scale} rebuilds to sha256 {built[s.domain].sha256[:12]}… "
-                    f"but the task was generated on {s.sha256[:12]}…; the domain's schema or seed data changed "
-                    "since the task was made (regenerate the tasks, or score with the matching code version)",
-                    [{"loc": ["task", "snapshots"], "msg": f"sha256 mismatch for {s.domain}"}],
-                )
+                raise mismatch(s, built[s.domain].sha256)
         return rep
+
+    def world_health(self) -> dict[str, Any]:
+        """The worlds held, for ``/health``: started, on demand (with bytes) and the caps."""
+        with self._lock:
+            return self.worlds.health()
+
+    def _drop(self, idents: list[Ident]) -> None:
+        """Forget dropped worlds: their environments, the cache's copy, and (lazily) the forks.
+
+        Called with the lock held."""
+        if not idents:
+            return
+        gone = set(idents)
+        for key in [k for k in self._replayers if gone & _idents(k)]:
+            snaps = self._replayers.pop(key).env.snapshots()
+            for snap in snaps.values():
+                if ident_of(snap) in gone:
+                    self._dropped.add(snap.sha256)
+        cache = self.cache or default_cache()
+        held = self.worlds.started.keys() | self.worlds.on_demand.keys()
+        for domain, seed, scale, variant in gone:
+            cache.forget(domain, seed, scale, variant)
+            if variant is not None and (domain, seed, scale, None) not in held:
+                cache.forget(domain, seed, scale)  # the base a variant is derived from came in with it
+        self._epoch += 1
 
     def _build(self, key: _Key) -> Environment:
         names, seed, scale, variants = key

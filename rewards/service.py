@@ -9,8 +9,10 @@ OpenRLHF's shape ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores", "
 credit labels included (``details["calls"]``, ``"label_counts"``, ``"harm_checked"``).
 
 Bad input is always a JSON 4xx ``{"error": "...", "detail": [{"loc", "msg"}]}``: 400 for bytes that
-are not JSON (NaN and Infinity included), 413 past the body limit, 422 for JSON of the wrong shape
-(unknown fields, arguments that are not objects, bad dependency indices...). In a batch a bad item
+are not JSON (NaN and Infinity included), 413 past the body limit, 415 for a POST whose
+Content-Type is not JSON, 421/403 for a Host/Origin outside ``serve``'s rules
+(:mod:`rewards.http_guard`), 422 for JSON of the wrong shape (unknown fields, arguments that are
+not objects, bad dependency indices, config numbers out of range...). In a batch a bad item
 gets its own error and the rest are scored. Nothing returns a traceback; scoring runs in a
 bounded thread pool so replay never blocks the event loop.
 """
@@ -21,12 +23,14 @@ import functools
 import json
 import math
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -35,10 +39,12 @@ from rewards import __version__
 from rewards.adapters import openrlhf_scores
 from rewards.config import PRESETS, RewardConfig, get_config
 from rewards.errors import RewardInputError
+from rewards.http_guard import HostOriginGuard
 from rewards.parse import parse_trajectory
 from rewards.replay import EnvPool
 from rewards.score import score_prepared
 from rewards.tasks import PreparedTask, prepare_task
+from rewards.worlds import DEFAULT_MAX_WORLD_BYTES, DEFAULT_MAX_WORLDS, World
 
 MAX_BODY = 8 * 1024 * 1024
 MAX_ITEMS = 10_000
@@ -89,8 +95,25 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _is_json_type(value: str | None) -> bool:
+    """``application/json`` or ``application/<x>+json``, with any parameters (``; charset=utf-8``)."""
+    kind = (value or "").split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
 async def _read_json(request: Request, limit: int) -> Any:
-    """The body as JSON, refusing oversize bodies before reading them when the length is declared."""
+    """The body as JSON, refusing oversize bodies before reading them when the length is declared.
+
+    The content type must say JSON: a web page can send ``text/plain`` (or a form) cross-origin
+    without a CORS preflight, so accepting it would let any page the user opens post here."""
+    ctype = request.headers.get("content-type")
+    if not _is_json_type(ctype):
+        got = repr(ctype[:60]) if ctype is not None else "none"
+        raise ApiError(
+            415,
+            f"Content-Type must be application/json, got {got}",
+            [{"loc": ["header", "content-type"], "msg": "not application/json"}],
+        )
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"request body of {int(declared):,} bytes exceeds the {limit:,}-byte limit")
@@ -170,10 +193,24 @@ def _batch_item_fields(i: int, raw: Any) -> dict[str, Any]:
     return raw
 
 
+def _finite(result: dict[str, Any], loc: list[Any]) -> dict[str, Any]:
+    """The result, or an error if a number in it is not finite (JSON cannot carry it).
+
+    The config's bounds keep totals finite; this is the guard that a bad item still fails alone."""
+    numbers = [result.get("total"), *result.get("components", {}).values()]
+    if all(v is None or math.isfinite(v) for v in numbers):
+        return result
+    raise ApiError(
+        422,
+        "the score is not a finite number; lower the config's weights",
+        [{"loc": loc, "msg": "score overflowed"}],
+    )
+
+
 class RewardService:
     """State shared by the routes: limits, the default preset, the replay pool and the thread limiter."""
 
-    def __init__(self, *, max_body: int, default_preset: str, pool: EnvPool | None, workers: int) -> None:
+    def __init__(self, *, max_body: int, default_preset: str, pool: EnvPool, workers: int) -> None:
         self.max_body = max_body
         self.default = get_config(default_preset)
         self.pool = pool
@@ -187,9 +224,8 @@ class RewardService:
 
     def _score_one(self, req: ScoreRequest) -> dict[str, Any]:
         cfg = self.config(req.config)
-        return score_prepared(
-            prepare_task(req.task), parse_trajectory(req.trajectory), cfg, self.pool
-        ).as_dict()
+        result = score_prepared(prepare_task(req.task), parse_trajectory(req.trajectory), cfg, self.pool)
+        return _finite(result.as_dict(), ["config"])
 
     def _score_batch(self, req: BatchRequest) -> dict[str, Any]:
         shared: dict[int, PreparedTask | RewardInputError] = {}
@@ -211,7 +247,8 @@ class RewardService:
         else:
             task = prepare_task(item["task"])
         cfg = self.config(item.get("config"), req.config)
-        return score_prepared(task, parse_trajectory(item["trajectory"]), cfg, self.pool).as_dict()
+        result = score_prepared(task, parse_trajectory(item["trajectory"]), cfg, self.pool)
+        return _finite(result.as_dict(), ["items", i, "config"])
 
     @staticmethod
     def _shared_task(i: int, k: int, req: BatchRequest, shared: dict[int, Any]) -> PreparedTask:
@@ -253,7 +290,7 @@ class RewardService:
             raise ApiError(422, f"query, prompts and labels must have the same length (query has {n})")
         cfg = self.config(request.query_params.get("preset"))
         credit = _flag(request.query_params.get("credit"), "credit")
-        scores = functools.partial(openrlhf_scores, credit=credit)
+        scores = functools.partial(openrlhf_scores, credit=credit, pool=self.pool)
         return JSONResponse(await self.run(scores, req.query, req.prompts, req.labels, cfg))
 
     async def health(self, request: Request) -> JSONResponse:
@@ -265,6 +302,7 @@ class RewardService:
                 "presets": {name: cfg.model_dump() for name, cfg in PRESETS.items()},
                 "max_body_bytes": self.max_body,
                 "pid": os.getpid(),  # which worker process answered (reward-serve --workers N, Ray replicas)
+                "worlds": self.pool.world_health(),
             }
         )
 
@@ -293,9 +331,27 @@ async def _server_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(
-    *, max_body: int = MAX_BODY, default_preset: str = "prove", pool: EnvPool | None = None, workers: int = 4
+    *,
+    max_body: int = MAX_BODY,
+    default_preset: str = "prove",
+    pool: EnvPool | None = None,
+    workers: int = 4,
+    allowed_hosts: Sequence[str] = (),
+    worlds: Sequence[World] = (),
+    build: bool = True,
+    max_worlds: int = DEFAULT_MAX_WORLDS,
+    max_world_mb: float = DEFAULT_MAX_WORLD_BYTES / 2**20,
 ) -> Starlette:
-    """The Starlette app; ``pool`` lets tests and embedders reuse Environments they already built."""
+    """The Starlette app; ``pool`` lets tests and embedders reuse Environments they already built.
+
+    ``allowed_hosts``: Host header values accepted beside the loopback names (``--allowed-host``).
+    Without ``pool`` the app makes its own: ``worlds`` (domains, seed, scale) are built at once and
+    always served; others are built when a task names them, at most ``max_worlds`` of them in
+    ``max_world_mb`` MiB, unless ``build`` is False (:mod:`rewards.worlds`)."""
+    if pool is None:
+        pool = EnvPool(max_worlds=max_worlds, max_world_bytes=int(max_world_mb * 2**20), build=build)
+        for domains, seed, scale in worlds:
+            pool.preload(domains, seed, scale)
     svc = RewardService(max_body=max_body, default_preset=default_preset, pool=pool, workers=workers)
     routes = [
         Route("/score", _guard(svc.score), methods=["POST"]),
@@ -303,4 +359,8 @@ def create_app(
         Route("/openrlhf", _guard(svc.openrlhf), methods=["POST"]),
         Route("/health", _guard(svc.health), methods=["GET"]),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _server_error})
+    return Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        middleware=[Middleware(HostOriginGuard, allowed_hosts=list(allowed_hosts))],
+    )

@@ -243,6 +243,13 @@ class SnapshotCache:
         self._memory[key] = snap
         return snap
 
+    def forget(self, domain: str, seed: int, scale: str, variant: str | None = None) -> None:
+        """Drop a world from memory (the file on disk stays): a long-lived process that built it on
+        demand gives the bytes back; the next :meth:`get` reads the file again."""
+        for key, snap in list(self._memory.items()):
+            if (snap.domain, snap.seed, snap.scale, snap.variant) == (domain, seed, scale, variant):
+                del self._memory[key]
+
     def variant(self, base: Snapshot, version: str, name: str, patch: PatchFn) -> Snapshot:
         """A variant of a cached snapshot, derived once and cached on disk like its base (deriving
         costs a copy, a vacuum and a scan, which every worker process would otherwise repeat)."""

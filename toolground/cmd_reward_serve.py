@@ -36,9 +36,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reward-serve", help="serve the reward over HTTP (/score, /score/batch, /openrlhf)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8100)
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        help="extra Host header value to accept (loopback names always pass), as for serve",
+    )
     p.add_argument("--preset", default="prove", help="default preset: prove, prove+outcome or recall")
     p.add_argument("--max-body-mb", type=float, default=8.0, help="largest request body accepted (MiB)")
     p.add_argument("--threads", type=int, default=4, help="requests each process scores at once")
+    p.add_argument(
+        "--world",
+        action="append",
+        default=[],
+        metavar="DOMAINS:SEED:SCALE",
+        help="build this world at start and always serve it, e.g. banking,crm:0:small (repeatable)",
+    )
+    p.add_argument(
+        "--no-build", action="store_true", help="serve only the --world worlds; never build one a task names"
+    )
+    p.add_argument(
+        "--max-worlds",
+        type=int,
+        help="worlds kept that tasks made the service build, least recently used dropped (default 32)",
+    )
+    p.add_argument(
+        "--max-world-mb",
+        type=float,
+        help="memory (MiB) kept for worlds tasks made the service build (default 2048)",
+    )
     p.add_argument(
         "--workers", type=int, default=1, help="worker processes sharing the port (with --ray: replicas)"
     )
@@ -96,11 +122,45 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         preset = get_config(args.preset).preset
     except RewardInputError as exc:
         raise UsageError(exc.message) from None
+    from rewards.worlds import DEFAULT_MAX_WORLD_BYTES, DEFAULT_MAX_WORLDS
+
+    if args.max_worlds is None:
+        args.max_worlds = DEFAULT_MAX_WORLDS
+    if args.max_world_mb is None:
+        args.max_world_mb = DEFAULT_MAX_WORLD_BYTES / 2**20
+    if args.max_worlds < 0 or args.max_world_mb < 0:
+        raise UsageError(
+            f"--max-worlds and --max-world-mb must be >= 0, got {args.max_worlds} and {args.max_world_mb:g}"
+        )
     return {
         "max_body": int(args.max_body_mb * 1024 * 1024),
         "default_preset": preset,
         "workers": args.threads,
+        "allowed_hosts": list(args.allowed_host),
+        "worlds": [_world(spec) for spec in args.world],
+        "build": not args.no_build,
+        "max_worlds": args.max_worlds,
+        "max_world_mb": args.max_world_mb,
     }
+
+
+def _world(spec: str) -> tuple[tuple[str, ...], int, str]:
+    """One ``--world``, with its domains and scale checked (a UsageError naming what exists)."""
+    from rewards.worlds import parse_world
+    from servers.registry import UnknownDomain, get_domain
+    from state import SCALES
+
+    try:
+        domains, seed, scale = parse_world(spec)
+        for name in domains:
+            get_domain(name)
+    except UnknownDomain as exc:
+        raise UsageError(f"--world {spec!r}: {str(exc).strip(chr(39) + chr(34))}") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if scale not in SCALES:
+        raise UsageError(f"--world {spec!r}: unknown scale {scale!r}; allowed: {', '.join(SCALES)}")
+    return domains, seed, scale
 
 
 def _announce(args: argparse.Namespace, settings: dict[str, Any], layout: str) -> None:
@@ -123,6 +183,12 @@ def _supervise(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     fd = listener.fileno()
     argv = [*TOOLGROUND, "reward-serve", "--preset", args.preset, "--max-body-mb", str(args.max_body_mb)]
     argv += ["--threads", str(args.threads), "--log-level", args.log_level, "--fd", str(fd)]
+    for host in args.allowed_host:
+        argv += ["--allowed-host", host]
+    for world in args.world:
+        argv += ["--world", world]
+    argv += ["--max-worlds", str(args.max_worlds), "--max-world-mb", str(args.max_world_mb)]
+    argv += ["--no-build"] if args.no_build else []
     workers = Supervisor(dict(os.environ))
     signal.signal(signal.SIGTERM, lambda *_: workers.stop())
     for i in range(args.workers):

@@ -26,6 +26,7 @@ import re
 import sqlite3
 import string
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -46,6 +47,8 @@ from servers.kit.policy_tools import add_breach_table, attach_policy
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
 from state import Snapshot, SnapshotCache, build_snapshot
+
+_FINALIZING = threading.RLock()  # re-entrant: finalization itself reads .tools
 
 KIT_VERSION = "6"
 
@@ -73,6 +76,7 @@ class Domain:
         self._tools: dict[str, ToolSpec] = {}
         self._seed: Callable[[Seeder], None] | None = None
         self._finalized = False
+        self._tools_ready = False  # set once finalization is complete (another thread may be in it)
         self.variants: dict[str, Variant] = {}
         self._version: str | None = None
         self.policy: Policy | None = None
@@ -289,15 +293,18 @@ class Domain:
 
     @property
     def tools(self) -> dict[str, ToolSpec]:
-        if not self._finalized:
-            from servers.kit.discovery import add_discovery_tools
+        if not self._tools_ready:
+            with _FINALIZING:  # the reward service's threads read a new domain's tools at once
+                if not self._finalized:
+                    from servers.kit.discovery import add_discovery_tools
 
-            self._order_included()  # both raise before sealing, so a second read raises again
-            self._check_login()
-            self._finalized = True
-            add_discovery_tools(self)
-            if self.policy is not None:
-                attach_policy(self, self.policy)
+                    self._order_included()  # both raise before sealing, so a second read raises again
+                    self._check_login()
+                    self._finalized = True
+                    add_discovery_tools(self)
+                    if self.policy is not None:
+                        attach_policy(self, self.policy)
+                    self._tools_ready = True
         return self._tools
 
     def _order_included(self) -> None:
