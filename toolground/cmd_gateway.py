@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from servers.inbound import InboundGuard
 from servers.scale.gateway import Gateway
 from servers.scale.sockets import KEEP_ALIVE, inherited_listener, serve_on
 from toolground.errors import UsageError
@@ -31,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     shards = [s.strip() for s in args.shards.split(",") if s.strip()]
     try:
-        app = Gateway(shards, index=args.index)
+        app = InboundGuard(
+            Gateway(shards, index=args.index)
+        )  # bodies bounded here too: see servers/inbound.py
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     io = fast_io()
