@@ -26,7 +26,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.serving import REPO, free_port, server_env
+from tests.serving import REPO, free_port, run_cli, server_env
 
 V = "2026-07-28"
 META = {"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}}
@@ -333,3 +333,15 @@ def test_a_wrong_token_or_scheme_is_still_refused_with_the_rule(server, given):
         f"http://127.0.0.1:{server.port}/admin/sessions", headers={"Authorization": given}, timeout=5
     )
     assert r.status_code == 401 and "Authorization: Bearer <token>" in r.json()["error"]
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "inf", "nan"])
+def test_a_bad_body_timeout_is_a_usage_error_naming_the_rule(tmp_path, monkeypatch, value):
+    monkeypatch.setenv("TOOLGROUND_BODY_TIMEOUT", value)
+    for argv in (
+        ["serve", *SMALL, "--port", "1"],
+        ["gateway", "--shards", "http://127.0.0.1:1", "--port", "1"],
+    ):
+        res = run_cli(tmp_path, *argv, timeout=60)
+        assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+        assert "TOOLGROUND_BODY_TIMEOUT" in res.stderr and "positive number of seconds" in res.stderr
