@@ -32,9 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     shards = [s.strip() for s in args.shards.split(",") if s.strip()]
     try:
-        app = InboundGuard(
-            Gateway(shards, index=args.index)
-        )  # bodies bounded here too: see servers/inbound.py
+        # header values trimmed and bodies bounded here too, as in serve (servers/inbound.py)
+        app = InboundGuard(Gateway(shards, index=args.index))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     io = fast_io()
