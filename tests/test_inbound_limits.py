@@ -11,6 +11,7 @@ that holds a connection fails the test instead of hanging it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import socket
@@ -26,6 +27,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from servers.inbound import InboundGuard
 from tests.serving import REPO, free_port, run_cli, server_env
 
 V = "2026-07-28"
@@ -345,3 +347,40 @@ def test_a_bad_body_timeout_is_a_usage_error_naming_the_rule(tmp_path, monkeypat
         res = run_cli(tmp_path, *argv, timeout=60)
         assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
         assert "TOOLGROUND_BODY_TIMEOUT" in res.stderr and "positive number of seconds" in res.stderr
+
+
+def _collect(into: list[dict]):
+    async def send(message: dict) -> None:
+        into.append(message)
+
+    return send
+
+
+def test_only_the_guards_own_cancellation_becomes_a_408():
+    """A shutdown cancelling a request mid-body is not answered as a late body: it propagates."""
+
+    async def main() -> tuple[list[dict], list[dict]]:
+        never = asyncio.Event()
+
+        async def receive() -> dict:
+            await never.wait()
+            return {}
+
+        async def app(scope, receive, send) -> None:
+            raise AssertionError("the app must not see a body that never came")
+
+        scope = {"type": "http", "headers": [(b"content-length", b"10")]}
+        shutdown: list[dict] = []
+        guard = InboundGuard(app, body_timeout=30)
+        task = asyncio.create_task(guard(scope, receive, _collect(shutdown)))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not guard._reading and not guard._expired
+        late: list[dict] = []
+        await InboundGuard(app, body_timeout=0.1)(scope, receive, _collect(late))
+        return shutdown, late
+
+    shutdown, late = asyncio.run(main())
+    assert shutdown == [] and late[0]["status"] == 408
