@@ -2,7 +2,8 @@
 
 These routes are for the trainer or evaluator that owns the rollouts, never
 for the policy, which is why they are plain HTTP and not MCP tools. When a
-token is configured every request must carry ``Authorization: Bearer <token>``.
+token is configured every request must carry ``Authorization: Bearer <token>`` (the scheme in
+any case, as RFC 9110 11.1 has it: ``bearer`` passes too).
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ async def _variants_in(request: Request) -> dict[str, str | None] | Response:
     return variants
 
 
+def bearer_matches(header: str, token: str) -> bool:
+    """Whether an ``Authorization`` value is the bearer ``token``: the scheme compared without regard to
+    case and the token in constant time, one or more spaces between them."""
+    scheme, _, given = header.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.lstrip(" ").encode(), token.encode())
+
+
 class AdminApi:
     """The operator routes of one environment's episode store (and its task bindings): a method
     per route, each guarded by the admin token and the store's refusals."""
@@ -70,12 +78,14 @@ class AdminApi:
         """``fn`` behind the bearer token, with the store's refusals as 404 / 503 JSON errors."""
 
         async def handler(request: Request) -> Response:
-            if self.token is not None:
-                given = request.headers.get("authorization", "")
-                if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-                    return _error(
-                        401, "admin API needs 'Authorization: Bearer <token>' with the server's admin token"
-                    )
+            if self.token is not None and not bearer_matches(
+                request.headers.get("authorization", ""), self.token
+            ):
+                return _error(
+                    401,
+                    "admin API needs 'Authorization: Bearer <token>' with the server's admin token "
+                    "(the scheme in any case)",
+                )
             try:
                 return await fn(request)
             except NotHeld as exc:

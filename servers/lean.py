@@ -37,6 +37,7 @@ from mcp_types.methods import validate_client_request
 from pydantic import ValidationError
 
 from servers.binding import TASK_HEADER, Binder
+from servers.inbound import MAX_BODY, InboundGuard
 from servers.kit import ToolError
 from servers.mcp_server import ENV_HEADER, ENV_QUERY, client_may_name
 from servers.runtime import Environment
@@ -48,7 +49,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 HOT_METHODS = frozenset({b"tools/call", b"tools/list"})
-MAX_BODY = 4 * 1024 * 1024  # the SDK's limit; a larger body goes to the stack for its 413
 _ENVELOPE_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 _CALL_PARAMS = frozenset({"name", "arguments", "_meta"})
 _META_KEYS = frozenset(
@@ -76,7 +76,12 @@ def _accepts_json(accept: str) -> bool:
 
 
 class LeanMcp:
-    """ASGI app: the hot methods answered here, everything else by ``full``."""
+    """ASGI app: the hot methods answered here, everything else by ``full``.
+
+    Every request first passes an :class:`~servers.inbound.InboundGuard` (``body_timeout`` seconds for
+    its body; None: the guard's default), so the lean layer and the stack behind it both see header
+    values trimmed and a body that arrived whole: an over-limit Content-Length is a 413 at once and a
+    body that stalls a 408, never a connection held open."""
 
     def __init__(
         self,
@@ -88,6 +93,7 @@ class LeanMcp:
         allowed_hosts: list[str],
         allowed_origins: list[str],
         binder: Binder | None = None,
+        body_timeout: float | None = None,
     ) -> None:
         self.env = env
         self.binder = binder
@@ -104,8 +110,12 @@ class LeanMcp:
         self._listings: dict[str, bytes] = {}  # protocol version -> tools/list body after '"result":'
         self._meta_ok: list[tuple[str, dict[str, Any], bool]] = []
         self.served = 0  # requests answered here (tests read it to prove the path was taken)
+        self._inbound = InboundGuard(self._route, body_timeout=body_timeout)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._inbound(scope, receive, send)
+
+    async def _route(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             scope["type"] == "http"
             and scope["method"] == "POST"
@@ -344,7 +354,10 @@ def _declares_headers(schema: dict[str, Any]) -> bool:
 
 
 async def _read_body(receive: Receive) -> tuple[bytes, bool]:
-    """(what was read, whether that is the whole body); stops past :data:`MAX_BODY`."""
+    """(what was read, whether that is the whole body); stops past :data:`MAX_BODY`.
+
+    Behind the :class:`InboundGuard` the body comes whole and within the limit; this stays so the
+    layer is sound on its own (what is not whole goes to the stack, which answers it)."""
     chunks, size = [], 0
     while True:
         message = await receive()

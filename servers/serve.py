@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 
 from servers.admin import admin_routes
 from servers.binding import BindableTask, Binder, BindingMiddleware
+from servers.inbound import InboundGuard
 from servers.lean import ASGIApp, LeanMcp, Receive, Scope, Send
 from servers.mcp_server import build_mcp
 from servers.runtime import Environment
@@ -60,6 +61,7 @@ def build_http_app(
     tasks: Mapping[str, BindableTask] | None = None,
     health_extra: Callable[[], dict[str, Any]] | None = None,
     session_tag: str = "",
+    body_timeout: float | None = None,
 ) -> Any:
     """The ASGI app: ``/mcp``, ``/sse`` (+ ``/messages/``), ``/admin/...`` and ``/health``.
 
@@ -69,6 +71,8 @@ def build_http_app(
     fastmcp path. ``tasks`` (by id) are what an ``X-Env-Task`` header can bind an env session to;
     ``health_extra`` adds a shard's own facts to ``/health`` under ``"shard"``, and ``session_tag`` is
     the shard's tag for the ids of SSE connections (:attr:`ShardCustodian.session_tag`; "" alone).
+    Every request passes an :class:`~servers.inbound.InboundGuard` first: header values trimmed, the
+    body bounded in size (4 MiB) and time (``body_timeout`` s, default ``$TOOLGROUND_BODY_TIMEOUT`` or 10).
     """
     mcp = build_mcp(env, session_tag=session_tag)
     binder = Binder(env, tasks)
@@ -100,7 +104,7 @@ def build_http_app(
     sse = mcp.http_app(path=SSE_PATH, transport="sse", **guard)
     full = WithSse(streamable, sse, sse_path=SSE_PATH, message_path=fastmcp.settings.message_path)
     if not lean:
-        return full
+        return InboundGuard(full, body_timeout=body_timeout)
     return LeanMcp(
         env,
         full,
@@ -109,6 +113,7 @@ def build_http_app(
         allowed_hosts=guard["allowed_hosts"],
         allowed_origins=guard["allowed_origins"],
         binder=binder,
+        body_timeout=body_timeout,
     )
 
 

@@ -8,6 +8,7 @@ import socket
 import sys
 from pathlib import Path
 
+from servers.inbound import InboundGuard
 from servers.scale.gateway import Gateway, is_loopback
 from servers.scale.sockets import KEEP_ALIVE, inherited_listener, serve_on
 from toolground.errors import UsageError
@@ -45,11 +46,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     shards = [s.strip() for s in args.shards.split(",") if s.strip()]
     try:
-        app = Gateway(
-            shards,
-            index=args.index,
-            admin_token=args.admin_token or None,
-            supervisor_state=args.supervisor_state,
+        # header values trimmed and bodies bounded here too, as in serve (servers/inbound.py)
+        app = InboundGuard(
+            Gateway(
+                shards,
+                index=args.index,
+                admin_token=args.admin_token or None,
+                supervisor_state=args.supervisor_state,
+            )
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from servers.binding import load_tasks
+from servers.inbound import body_timeout_setting
 from servers.registry import UnknownDomain, parse_domains
 from servers.runtime import Environment
 from servers.scale.owner import parse_shard
@@ -205,6 +206,10 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(
             f"binding {args.host} exposes the /admin API beyond this machine; set --admin-token or TOOLGROUND_ADMIN_TOKEN"
         )
+    try:
+        body_timeout_setting()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if args.workers < 1 or args.gateways < 1:
         raise UsageError(f"--workers and --gateways must be >= 1, got {args.workers} and {args.gateways}")
     scaled = args.workers > 1 or args.ray
