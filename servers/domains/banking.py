@@ -15,7 +15,7 @@ from typing import Literal
 from sqlalchemy import ForeignKey
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servers.kit import Db, Domain, Limit, Money, Month, Pin, Ref, Seeder, ShortText, ToolError
+from servers.kit import Db, Domain, Limit, Money, Month, Person, Pin, Ref, Seeder, ShortText, ToolError
 
 banking = Domain("banking", "Retail bank: customers, accounts, cards, payees, transfers and statements.")
 
@@ -105,6 +105,68 @@ class Entry(banking.Table, prefix="TXN", noun="statement entry"):
 BANKS = ["First National", "Harbor Credit Union", "Metro Savings", "Union Trust"]
 
 
+def _open_accounts(s: Seeder, c: dict, person: Person, persona: bool, accounts: list[dict]) -> None:
+    """A checking account for each customer, often a savings account too (both for the persona)."""
+    for kind in ["checking", "savings"][: 1 + (persona or s.chance(0.6))]:
+        accounts.append(
+            {
+                "id": f"ACC-{len(accounts) + 1:06d}",
+                "customer_id": c["id"],
+                "kind": kind,
+                "nickname": f"{person.first_name}'s {kind}",
+                "balance": 0.0,
+                "status": "open" if persona or s.chance(0.9) else s.pick(["frozen", "closed"]),
+                "daily_limit": s.pick([2500.0, 5000.0, 10000.0]),
+                "opened_on": s.day_offset(-2500, -20),
+            }
+        )
+
+
+def _add_payees(s: Seeder, c: dict, person: Person, i: int, payees: list[dict]) -> None:
+    """Up to three payees for the customer (customers 2-4 also pay the persona)."""
+    world = s.world
+    # Payees are friends and family (world people, and the persona for a few customers, so
+    # "pay Dana back" works from both sides) or bills to world companies.
+    names = [world.persona.name] if 1 <= i <= 3 else []
+    for _ in range(s.rng.randint(0, 3)):
+        if s.chance(0.5):
+            names.append(s.pick(world.companies).name)
+        else:
+            friend = s.pick(world.people)
+            if friend is not person:
+                names.append(friend.name)
+    for name in names:
+        payees.append(
+            {
+                "id": f"PAY-{len(payees) + 1:06d}",
+                "customer_id": c["id"],
+                "name": name,
+                "bank": s.pick(BANKS),
+                "account_number": s.fake.numerify("##########"),
+                "active": s.chance(0.9),
+            }
+        )
+
+
+def _issue_cards(s: Seeder, accounts: list[dict]) -> list[dict]:
+    """A card for every checking account and for one savings account in five."""
+    cards: list[dict] = []
+    for a in accounts:
+        if a["kind"] == "checking" or s.chance(0.2):
+            cards.append(
+                {
+                    "id": f"CRD-{len(cards) + 1:06d}",
+                    "account_id": a["id"],
+                    "network": s.pick(["visa", "mastercard"]),
+                    "last4": s.fake.numerify("####"),
+                    "expires": f"{s.rng.randint(2025, 2030)}-{s.rng.randint(1, 12):02d}",
+                    "status": s.pick(["active"] * 8 + ["blocked", "expired"]),
+                    "pin": s.fake.numerify("####"),
+                }
+            )
+    return cards
+
+
 @banking.seed
 def fill(s: Seeder) -> None:
     """Customers are the first people of the shared world, so the persona is CUS-000001 and any
@@ -126,56 +188,13 @@ def fill(s: Seeder) -> None:
             for p, cid in zip(people, s.ids(Customer, len(people)), strict=True)
         ),
     )
-    accounts, cards, payees = [], [], []
+    accounts: list[dict] = []
+    payees: list[dict] = []
     for i, (c, person) in enumerate(zip(customers, people, strict=True)):
         persona = i == 0  # the persona banks here with an open checking and savings account
-        for kind in ["checking", "savings"][: 1 + (persona or s.chance(0.6))]:
-            accounts.append(
-                {
-                    "id": f"ACC-{len(accounts) + 1:06d}",
-                    "customer_id": c["id"],
-                    "kind": kind,
-                    "nickname": f"{person.first_name}'s {kind}",
-                    "balance": 0.0,
-                    "status": "open" if persona or s.chance(0.9) else s.pick(["frozen", "closed"]),
-                    "daily_limit": s.pick([2500.0, 5000.0, 10000.0]),
-                    "opened_on": s.day_offset(-2500, -20),
-                }
-            )
-        # Payees are friends and family (world people, and the persona for a few customers, so
-        # "pay Dana back" works from both sides) or bills to world companies.
-        names = [world.persona.name] if 1 <= i <= 3 else []
-        for _ in range(s.rng.randint(0, 3)):
-            if s.chance(0.5):
-                names.append(s.pick(world.companies).name)
-            else:
-                friend = s.pick(world.people)
-                if friend is not person:
-                    names.append(friend.name)
-        for name in names:
-            payees.append(
-                {
-                    "id": f"PAY-{len(payees) + 1:06d}",
-                    "customer_id": c["id"],
-                    "name": name,
-                    "bank": s.pick(BANKS),
-                    "account_number": s.fake.numerify("##########"),
-                    "active": s.chance(0.9),
-                }
-            )
-    for a in accounts:
-        if a["kind"] == "checking" or s.chance(0.2):
-            cards.append(
-                {
-                    "id": f"CRD-{len(cards) + 1:06d}",
-                    "account_id": a["id"],
-                    "network": s.pick(["visa", "mastercard"]),
-                    "last4": s.fake.numerify("####"),
-                    "expires": f"{s.rng.randint(2025, 2030)}-{s.rng.randint(1, 12):02d}",
-                    "status": s.pick(["active"] * 8 + ["blocked", "expired"]),
-                    "pin": s.fake.numerify("####"),
-                }
-            )
+        _open_accounts(s, c, person, persona, accounts)
+        _add_payees(s, c, person, i, payees)
+    cards = _issue_cards(s, accounts)
     s.add(Account, accounts)
     s.add(Payee, payees)
     s.add(Card, cards)
@@ -184,7 +203,11 @@ def fill(s: Seeder) -> None:
 
 def _seed_history(s: Seeder, accounts: list[dict], payees: list[dict], city_of: dict[str, str]) -> None:
     """Deposits, card spending (at world merchants of the customer's city) and transfers over
-    the past months, with running balances."""
+    the past months, with running balances.
+
+    Long because every deposit, card payment, transfer and closing withdrawal goes through post(), which
+    keeps each account's running balance, in one fixed time order that the snapshot bytes depend on.
+    """
     per_account = s.count(small=6, medium=10, large=3)
     entries, transfers, balance = [], [], {a["id"]: 0.0 for a in accounts}
     payees_of: dict[str, list[dict]] = {}

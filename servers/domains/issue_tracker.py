@@ -306,6 +306,20 @@ def fill(s: Seeder) -> None:
     _seed_issues(s, projects, crews, sprints)
 
 
+def _blocking_links(s: Seeder, mine: list[dict], links: list[dict]) -> None:
+    """Some unresolved issues of one project wait on another of its issues (never both ways)."""
+    seen: set[tuple[str, str]] = set()
+    for blocked in mine:  # a resolved issue never waits on an open one
+        if blocked["status"] in RESOLVED or not s.chance(s.count(small=0.3, medium=0.12, large=0.08)):
+            continue
+        blocker = s.pick(mine)
+        if blocker is blocked or {(blocker["id"], blocked["id"]), (blocked["id"], blocker["id"])} & seen:
+            continue
+        seen.add((blocker["id"], blocked["id"]))
+        ids = {"blocker_id": blocker["id"], "blocked_id": blocked["id"]}
+        _new(links, "LNK", **ids, created_at=blocked["created_at"])
+
+
 def _seed_issues(s: Seeder, projects: list[dict], crews: dict, sprints: list[dict]) -> None:
     per_project = s.count(small=14, medium=40, large=100)
     of: dict[tuple[str, str], list[str]] = {}
@@ -356,16 +370,7 @@ def _seed_issues(s: Seeder, projects: list[dict], crews: dict, sprints: list[dic
                 when = (created + timedelta(hours=s.rng.randint(1, 400))).isoformat()
                 body, by = s.pick(COMMENTS), s.pick(crew)
                 _new(comments, "CMT", issue_id=iid, author_id=by, body=body, created_at=when)
-        mine, seen = issues[first:], set()
-        for blocked in mine:  # a resolved issue never waits on an open one
-            if blocked["status"] in RESOLVED or not s.chance(s.count(small=0.3, medium=0.12, large=0.08)):
-                continue
-            blocker = s.pick(mine)
-            if blocker is blocked or {(blocker["id"], blocked["id"]), (blocked["id"], blocker["id"])} & seen:
-                continue
-            seen.add((blocker["id"], blocked["id"]))
-            ids = {"blocker_id": blocker["id"], "blocked_id": blocked["id"]}
-            _new(links, "LNK", **ids, created_at=blocked["created_at"])
+        _blocking_links(s, issues[first:], links)
     for table, rows in ((Issue, issues), (IssueEvent, events), (Comment, comments), (Watcher, watchers)):
         s.add(table, rows)
     s.add(IssueLink, links)

@@ -224,12 +224,8 @@ def _id(table: type, n: int) -> str:
     return f"{marks(table).prefix}-{n:06d}"
 
 
-@shopping.seed
-def fill(s: Seeder) -> None:
-    categories = [
-        {"id": _id(Category, i + 1), "name": name, "description": f"{name}: {kinds.lower()}"}
-        for i, (name, (_, _, kinds)) in enumerate(CATALOG.items())
-    ]
+def _products(s: Seeder, categories: list[dict]) -> list[dict]:
+    """Products dealt round the categories, priced in each category's range; some out of stock or inactive."""
     products = []
     for i in range(s.count(small=60, medium=400, large=5_000)):
         cat = categories[i % len(categories)]
@@ -251,6 +247,11 @@ def fill(s: Seeder) -> None:
                 "review_count": 0,
             }
         )
+    return products
+
+
+def _coupons(s: Seeder) -> list[dict]:
+    """The fixed coupons the tasks name, then random ones (none at small scale)."""
     coupons = [
         {
             "id": _id(Coupon, i + 1),
@@ -277,8 +278,11 @@ def fill(s: Seeder) -> None:
                 "active": s.chance(0.85),
             }
         )
-    customers, addresses, payments = _seed_people(s)
-    orders, items, returns, reviews = _seed_orders(s, customers, addresses, payments, products, coupons)
+    return coupons
+
+
+def _carts(s: Seeder, customers: list[dict], products: list[dict]) -> list[dict]:
+    """Almost half the customers have a few products in their cart."""
     carts = []
     for c in customers:
         if s.chance(0.45):
@@ -292,12 +296,31 @@ def fill(s: Seeder) -> None:
                         "added_at": s.moment_offset(-20, 0),
                     }
                 )
+    return carts
+
+
+def _rate(products: list[dict], reviews: list[dict]) -> None:
+    """Each product's rating and review count, from its reviews."""
     by_product: dict[str, list[int]] = {}
     for r in reviews:
         by_product.setdefault(r["product_id"], []).append(r["rating"])
     for p in products:
         stars = by_product.get(p["id"], [])
         p["rating"], p["review_count"] = (round(sum(stars) / len(stars), 2) if stars else None), len(stars)
+
+
+@shopping.seed
+def fill(s: Seeder) -> None:
+    categories = [
+        {"id": _id(Category, i + 1), "name": name, "description": f"{name}: {kinds.lower()}"}
+        for i, (name, (_, _, kinds)) in enumerate(CATALOG.items())
+    ]
+    products = _products(s, categories)
+    coupons = _coupons(s)
+    customers, addresses, payments = _seed_people(s)
+    orders, items, returns, reviews = _seed_orders(s, customers, addresses, payments, products, coupons)
+    carts = _carts(s, customers, products)
+    _rate(products, reviews)
     for table, rows in [
         (Category, categories),
         (Product, products),
@@ -377,7 +400,12 @@ def _house_in(s: Seeder, city: str) -> geo.Address:
 
 
 def _seed_orders(s: Seeder, customers: list, addresses: list, payments: list, products: list, coupons: list):
-    """Order history over the last ~200 days (more of it recent), with its returns and reviews."""
+    """Order history over the last ~200 days (more of it recent), with its returns and reviews.
+
+    Long because each order draws its lines, coupon, dates, status and carrier, then each delivered line's
+    return or review, in one fixed order that the snapshot bytes depend on, and those steps share most of
+    the order's values.
+    """
     addr_of: dict[str, list[str]] = {}
     for a in addresses:
         addr_of.setdefault(a["customer_id"], []).append(a["id"])

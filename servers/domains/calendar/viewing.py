@@ -246,6 +246,19 @@ def get_event(db: Db, event: Ref[Event, SEEN], occurrence: Day | None = None) ->
     return out
 
 
+def _day_window(start_day: str | None, end_day: str | None, tz: str) -> list[str]:
+    """[end, start] in UTC of the local days from start_day through end_day (either may be open)."""
+    lo = to_utc(datetime.combine(day(start_day), time(0)), tz) if start_day else datetime(1970, 1, 1)
+    hi = (
+        to_utc(datetime.combine(day(end_day) + timedelta(days=1), time(0)), tz)
+        if end_day
+        else datetime(9999, 1, 1)
+    )
+    if hi <= lo:
+        raise ToolError(f"end_day {end_day} is before start_day {start_day}")
+    return [hi.isoformat(timespec="seconds"), lo.isoformat(timespec="seconds")]
+
+
 @calendar.tool(
     returns=Event,
     says=["find my events about {query}", "search my calendar for {query} between {start_day} and {end_day}"],
@@ -277,16 +290,8 @@ def search_events(
     )
     params: list[Any] = [like, user["id"]]
     if start_day or end_day:
-        lo = to_utc(datetime.combine(day(start_day), time(0)), tz) if start_day else datetime(1970, 1, 1)
-        hi = (
-            to_utc(datetime.combine(day(end_day) + timedelta(days=1), time(0)), tz)
-            if end_day
-            else datetime(9999, 1, 1)
-        )
-        if hi <= lo:
-            raise ToolError(f"end_day {end_day} is before start_day {start_day}")
         where += " AND start_utc < ?3 AND last_end_utc > ?4"
-        params += [hi.isoformat(timespec="seconds"), lo.isoformat(timespec="seconds")]
+        params += _day_window(start_day, end_day, tz)
     # one scan of the events gives the page and, riding along each row, the total; only a page
     # past the end needs counting on its own
     rows = db.all(

@@ -39,7 +39,10 @@ def sha_of(*parts: object) -> str:
 
 
 def base_files(repo: str, stem: str, migrations: bool) -> dict[str, str]:
-    """A repository's first tree: every file at least ten lines, so line comments have room."""
+    """A repository's first tree: every file at least ten lines, so line comments have room.
+
+    Long because it is one literal: the full text of each file of a new repository's first tree.
+    """
     mod = stem.replace("-", "_")
     files = {
         "README.md": "\n".join(

@@ -77,20 +77,9 @@ DealName = Annotated[
 ExternalContact = Ref[Contact, EXTERNAL_CONTACT]
 
 
-def insert_deal(
-    db: Db,
-    actor: dict,
-    *,
-    name: str,
-    account: dict,
-    amount: float,
-    close_date: str,
-    pipeline: str | None,
-    stage: str | None,
-    contact: dict | None,
-    owner: dict,
-) -> dict:
-    """A new open deal with its primary contact's role and its first stage-history row."""
+def _opening_stage(db: Db, pipeline: str | None, stage: str | None) -> tuple[dict, dict]:
+    """The pipeline (default: the default one) and the stage a new deal starts in (default: its
+    first), which must be an open stage of that pipeline."""
     pipe = db.get(Pipeline, pipeline) if pipeline else db.one("SELECT * FROM pipelines WHERE is_default = 1")
     first = db.one("SELECT * FROM stages WHERE pipeline_id = ? ORDER BY position LIMIT 1", pipe["id"])
     st = stage_of(db, stage) if stage else first
@@ -107,6 +96,24 @@ def insert_deal(
             f"a new deal starts in an open stage, not {st['id']} ({st['name']}); "
             f"open stages of {pipe['id']}: {', '.join(r['id'] for r in open_ids)}"
         )
+    return pipe, st
+
+
+def insert_deal(
+    db: Db,
+    actor: dict,
+    *,
+    name: str,
+    account: dict,
+    amount: float,
+    close_date: str,
+    pipeline: str | None,
+    stage: str | None,
+    contact: dict | None,
+    owner: dict,
+) -> dict:
+    """A new open deal with its primary contact's role and its first stage-history row."""
+    pipe, st = _opening_stage(db, pipeline, stage)
     future_day(db, close_date, "close date")
     draft = {
         "id": "the new deal",

@@ -149,6 +149,33 @@ def list_leads(
     )
 
 
+def _refuse_open_duplicate(db: Db, email: str) -> None:
+    """One open lead per email: a converted or unqualified one does not count."""
+    dup = db.one(
+        "SELECT id, name, status FROM leads WHERE email = ? AND status NOT IN ('converted', 'unqualified')",
+        email,
+    )
+    if dup:
+        raise ToolError(
+            f"lead {label(dup)} already tracks {email} (status {dup['status']}); update it instead"
+        )
+
+
+def _lead_company_and_city(
+    db: Db, email: str, company_name: str | None, city: str | None, owner_row: dict
+) -> tuple[str, str]:
+    """The given company and city, else the account at the email's domain, else the domain's name
+    and the first city of the owner's territory."""
+    domain = email.rsplit("@", 1)[1]
+    match = db.one("SELECT name, city FROM accounts WHERE domain = ?", domain)
+    company_name = company_name or (match["name"] if match else domain.split(".")[0].title())
+    if city is None:
+        city = (
+            match["city"] if match else db.get(Territory, owner_row["territory_id"])["cities"].split(", ")[0]
+        )
+    return company_name, city
+
+
 @crm.tool(
     writes=[Lead],
     returns=Lead,
@@ -188,22 +215,9 @@ def create_lead(
     """
     actor = db.actor()
     email = email.lower()  # stored lowercased, like every email in the CRM
-    dup = db.one(
-        "SELECT id, name, status FROM leads WHERE email = ? AND status NOT IN ('converted', 'unqualified')",
-        email,
-    )
-    if dup:
-        raise ToolError(
-            f"lead {label(dup)} already tracks {email} (status {dup['status']}); update it instead"
-        )
+    _refuse_open_duplicate(db, email)
     owner_row = check_assign(db, actor, owner) if owner else actor
-    domain = email.rsplit("@", 1)[1]
-    match = db.one("SELECT name, city FROM accounts WHERE domain = ?", domain)
-    company_name = company_name or (match["name"] if match else domain.split(".")[0].title())
-    if city is None:
-        city = (
-            match["city"] if match else db.get(Territory, owner_row["territory_id"])["cities"].split(", ")[0]
-        )
+    company_name, city = _lead_company_and_city(db, email, company_name, city, owner_row)
     _lead_territory(db, city, owner_row)
     return db.insert(
         Lead,
@@ -339,6 +353,47 @@ def _contact_for(
     ), True
 
 
+def _check_convertible(db: Db, actor: dict, x: dict) -> None:
+    """A lead converts once, by someone who may edit it, and only once qualified."""
+    if x["status"] == "converted":
+        raise ToolError(
+            f"lead {label(x)} was already converted on {x['converted_at'][:10]} into contact "
+            f"{x['converted_contact_id']} at account {x['converted_account_id']}; a lead converts once"
+        )
+    check_edit(db, actor, Lead, x)
+    if x["status"] != "qualified":
+        raise ToolError(
+            f"lead {label(x)} is {x['status']}; only qualified leads can be converted (qualify it first)"
+        )
+
+
+def _wants_deal(create_deal: bool | None, deal_fields: bool) -> bool:
+    """Whether the conversion opens a deal: asked for, or implied by any deal field (unless refused)."""
+    if create_deal is False and deal_fields:
+        raise ToolError(
+            "deal_name, amount, close_date and pipeline only apply when a deal is created; drop create_deal=false"
+        )
+    return bool(create_deal or deal_fields)
+
+
+def _account_and_contact(db: Db, x: dict, owner: dict, create_deal: bool) -> tuple[dict, bool, dict, bool]:
+    """The account and contact a lead converts into, each with whether it was created.
+
+    A contact with the lead's email brings its account (never our own company); otherwise the
+    account at the email's domain is reused or created."""
+    found = db.one("SELECT * FROM contacts WHERE email = ?", x["email"])
+    if found and found["account_id"]:
+        account, new_account = db.get(Account, found["account_id"]), False
+        if account["type"] == "internal":
+            raise ToolError(
+                f"lead {label(x)} is at our own company ({account['name']}); it cannot be converted"
+            )
+    else:
+        account, new_account = _account_for(db, x, owner)
+    contact, new_contact = _contact_for(db, x, found, account, owner, "opportunity" if create_deal else "sql")
+    return account, new_account, contact, new_contact
+
+
 @crm.tool(
     writes=[Lead, Account, Contact, Deal, DealContact, StageHistory],
     returns=Lead,
@@ -372,33 +427,10 @@ def convert_lead(
     """
     actor = db.actor()
     x = db.get(Lead, lead)
-    if x["status"] == "converted":
-        raise ToolError(
-            f"lead {label(x)} was already converted on {x['converted_at'][:10]} into contact "
-            f"{x['converted_contact_id']} at account {x['converted_account_id']}; a lead converts once"
-        )
-    check_edit(db, actor, Lead, x)
-    if x["status"] != "qualified":
-        raise ToolError(
-            f"lead {label(x)} is {x['status']}; only qualified leads can be converted (qualify it first)"
-        )
-    deal_fields = bool(deal_name or amount or close_date or pipeline)
-    if create_deal is False and deal_fields:
-        raise ToolError(
-            "deal_name, amount, close_date and pipeline only apply when a deal is created; drop create_deal=false"
-        )
-    create_deal = bool(create_deal or deal_fields)
+    _check_convertible(db, actor, x)
+    create_deal = _wants_deal(create_deal, bool(deal_name or amount or close_date or pipeline))
     owner = db.get(User, x["owner_id"])
-    found = db.one("SELECT * FROM contacts WHERE email = ?", x["email"])
-    if found and found["account_id"]:
-        account, new_account = db.get(Account, found["account_id"]), False
-        if account["type"] == "internal":
-            raise ToolError(
-                f"lead {label(x)} is at our own company ({account['name']}); it cannot be converted"
-            )
-    else:
-        account, new_account = _account_for(db, x, owner)
-    contact, new_contact = _contact_for(db, x, found, account, owner, "opportunity" if create_deal else "sql")
+    account, new_account, contact, new_contact = _account_and_contact(db, x, owner, create_deal)
     deal = None
     if create_deal:
         close = close_date or (db.today + timedelta(days=30)).isoformat()

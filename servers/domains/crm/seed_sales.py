@@ -212,6 +212,33 @@ def _lead_row(s: Seeder, lid: str, first: str, last: str, email: str, company: s
 STATUSES = ["new"] * 25 + ["working"] * 25 + ["nurturing"] * 15 + ["qualified"] * 15 + ["unqualified"] * 10
 
 
+def _known_people_leads(
+    s: Seeder, accounts: list[dict], known: list[dict], n: int, deals: list[dict], out: list[dict]
+) -> None:
+    """Append leads for up to ``n`` existing contacts; most were converted (into a sales deal, often)."""
+    deal_of = {d["account_id"]: d for d in deals if d["pipeline_id"] == "sales"}
+    for c in s.rng.sample(known, min(n, len(known))):
+        row = _lead_row(
+            s,
+            f"LED-{len(out) + 1:06d}",
+            c["first_name"],
+            c["last_name"],
+            c["email"],
+            accounts[int(c["account_id"][4:]) - 1]["name"],
+            accounts[int(c["account_id"][4:]) - 1]["city"],
+        )
+        if s.chance(0.75):  # most known people came in as leads and were converted
+            deal = deal_of.get(c["account_id"]) if s.chance(0.6) else None
+            row.update(
+                status="converted",
+                converted_contact_id=c["id"],
+                converted_account_id=c["account_id"],
+                converted_deal_id=deal["id"] if deal else None,
+                converted_at=s.moment_offset(-300, -2),
+            )
+        out.append(row)
+
+
 def _leads(
     s: Seeder,
     users: list[dict],
@@ -255,27 +282,7 @@ def _leads(
                 p.city,
             )
         )
-    deal_of = {d["account_id"]: d for d in deals if d["pipeline_id"] == "sales"}
-    for c in s.rng.sample(known, min(n_known, len(known))):
-        row = _lead_row(
-            s,
-            f"LED-{len(out) + 1:06d}",
-            c["first_name"],
-            c["last_name"],
-            c["email"],
-            accounts[int(c["account_id"][4:]) - 1]["name"],
-            accounts[int(c["account_id"][4:]) - 1]["city"],
-        )
-        if s.chance(0.75):  # most known people came in as leads and were converted
-            deal = deal_of.get(c["account_id"]) if s.chance(0.6) else None
-            row.update(
-                status="converted",
-                converted_contact_id=c["id"],
-                converted_account_id=c["account_id"],
-                converted_deal_id=deal["id"] if deal else None,
-                converted_at=s.moment_offset(-300, -2),
-            )
-        out.append(row)
+    _known_people_leads(s, accounts, known, n_known, deals, out)
     world_domains = {a["domain"] for a in accounts}
     while len(out) < total:
         out.append(_stranger(s, f"LED-{len(out) + 1:06d}", world_domains))

@@ -109,6 +109,24 @@ def move_deal_stage(
     return db.update(Deal, deal, **changes)
 
 
+def _deal_filters(
+    owner: str | None, team: str | None, close_month: str | None
+) -> tuple[list[str], list[str]]:
+    """The join conditions (deal ``d`` in stage ``s``) and their parameters for the given filters."""
+    conds: list[str] = ["d.stage_id = s.id"]
+    params: list[str] = []
+    if owner:
+        conds.append("d.owner_id = ?")
+        params.append(owner)
+    if team:
+        conds.append("d.owner_id IN (SELECT id FROM users WHERE territory_id = ?)")
+        params.append(team)
+    if close_month:
+        conds.append("substr(d.close_date, 1, 7) = ?")
+        params.append(close_month)
+    return conds, params
+
+
 @crm.tool(
     says=[
         "give me the pipeline summary for {pipeline}",
@@ -134,16 +152,7 @@ def get_pipeline_summary(
         close_month: Only deals closing in this month, YYYY-MM, e.g. 2026-06.
     """
     pipe = db.get(Pipeline, pipeline)
-    conds, params = ["d.stage_id = s.id"], []
-    if owner:
-        conds.append("d.owner_id = ?")
-        params.append(owner)
-    if team:
-        conds.append("d.owner_id IN (SELECT id FROM users WHERE territory_id = ?)")
-        params.append(team)
-    if close_month:
-        conds.append("substr(d.close_date, 1, 7) = ?")
-        params.append(close_month)
+    conds, params = _deal_filters(owner, team, close_month)
     rows = db.all(
         "SELECT s.id AS stage, s.name, s.probability, s.is_closed, s.is_won, count(d.id) AS deals, "
         f"coalesce(sum(d.amount), 0) AS amount FROM stages s LEFT JOIN deals d ON {' AND '.join(conds)} "

@@ -42,28 +42,8 @@ def _member_prefix(a: P.Actor, source: str, abs_path: str) -> str:
     return "/".join(parts)
 
 
-@filesystem.tool(
-    writes=[Node, ArchiveMember],
-    returns=Node,
-    says=["pack {sources} into {archive_path}", "make a tar archive {archive_path} of {sources}"],
-)
-def tar_create(
-    db: Db,
-    archive_path: NewPath,
-    sources: Annotated[
-        list[SourcePath], Field(min_length=1, max_length=20, examples=[["Notes", "Documents/reports"]])
-    ],
-) -> dict:
-    """Pack files and directories into a .tar archive (like ``tar -cf archive_path sources...``).
-
-    Member names keep relative source paths as given; absolute ones lose their leading '/'.
-    Symlinks are stored as links. An existing archive file is replaced.
-
-    Args:
-        archive_path: The archive to write, e.g. backup.tar.
-        sources: Paths to pack.
-    """
-    a = P.actor(db)
+def _archive_target(db: Db, a: P.Actor, archive_path: str) -> tuple[dict, str, dict | None]:
+    """The archive's parent directory, name and existing file (if any), checked writable by ``a``."""
     with worded("tar: {path}: Cannot open: {reason}"):
         parent, name, existing = P.resolve_new(db, a, archive_path)
         if existing is not None and existing["kind"] == "symlink":
@@ -76,6 +56,14 @@ def tar_create(
                 raise FsError(archive_path, P.EACCES)
         else:
             _may_create(db, a, parent, archive_path)
+    return parent, name, existing
+
+
+def _collect_members(db: Db, a: P.Actor, sources: list[str], existing: dict | None) -> list[dict[str, Any]]:
+    """The member rows for every entry under ``sources`` (the archive itself skipped, each name once).
+
+    Any entry ``a`` may not read stops the whole archive: tar writes nothing half-readable.
+    """
     members: list[dict[str, Any]] = []
     seen: set[str] = set()
     for source in sources:
@@ -103,6 +91,33 @@ def tar_create(
                 {k: r[k] for k in ("kind", "mode", "size_bytes", "content", "is_binary", "target", "mtime")}
                 | {"rel_path": rel}
             )
+    return members
+
+
+@filesystem.tool(
+    writes=[Node, ArchiveMember],
+    returns=Node,
+    says=["pack {sources} into {archive_path}", "make a tar archive {archive_path} of {sources}"],
+)
+def tar_create(
+    db: Db,
+    archive_path: NewPath,
+    sources: Annotated[
+        list[SourcePath], Field(min_length=1, max_length=20, examples=[["Notes", "Documents/reports"]])
+    ],
+) -> dict:
+    """Pack files and directories into a .tar archive (like ``tar -cf archive_path sources...``).
+
+    Member names keep relative source paths as given; absolute ones lose their leading '/'.
+    Symlinks are stored as links. An existing archive file is replaced.
+
+    Args:
+        archive_path: The archive to write, e.g. backup.tar.
+        sources: Paths to pack.
+    """
+    a = P.actor(db)
+    parent, name, existing = _archive_target(db, a, archive_path)
+    members = _collect_members(db, a, sources, existing)
     if not members:
         raise ToolError("tar: nothing to archive (the sources are empty)")
     size = _tar_size([m["size_bytes"] for m in members])
@@ -126,6 +141,98 @@ def tar_create(
         "size": size,
         "members": [m["rel_path"] for m in members[:100]],
     }
+
+
+def _plan_extraction(
+    db: Db, a: P.Actor, members: list[dict], dest: dict, dest_abs: str, overwrite: bool
+) -> tuple[dict[str, Any], list[tuple[str, str, dict[str, Any], Any]], int]:
+    """Check every member against what is on disk before anything is written.
+
+    Returns ``planned`` (each relative path's existing row, or "new" for entries this extraction
+    creates), the operations to run in order, and the bytes the volume grows by. A conflict raises
+    here, so a refused extraction leaves the disk untouched.
+    """
+    planned: dict[str, Any] = {"": dest}
+    ops: list[tuple[str, str, dict[str, Any], Any]] = []
+    grow = 0
+    for m in members:
+        parts = [c for c in m["rel_path"].split("/") if c and c != "."]
+        if not parts or ".." in parts:
+            continue
+        for depth in range(1, len(parts) + 1):
+            rel = "/".join(parts[:depth])
+            if rel in planned:
+                continue
+            is_last = depth == len(parts)
+            kind = m["kind"] if is_last else "dir"
+            where = planned["/".join(parts[: depth - 1])]
+            shown = P.display(a, P.join(dest_abs, rel))
+            existing = P.child(db, where["id"], parts[depth - 1]) if where != "new" else None
+            if existing is not None:
+                if existing["kind"] == "dir" and kind == "dir":
+                    planned[rel] = existing
+                    continue
+                if existing["kind"] == "dir" or kind == "dir" or not overwrite:
+                    reason = P.EISDIR if existing["kind"] == "dir" else P.EEXIST
+                    raise ToolError(f"tar: {shown}: Cannot open: {reason}; nothing was extracted")
+                with worded("tar: {path}: Cannot open: {reason}"):
+                    _may_unlink(db, a, where, existing, shown)  # tar unlinks the old file, then creates
+                ops.append(("overwrite", rel, m, existing))
+                planned[rel] = existing
+                grow += m["size_bytes"] - existing["size_bytes"]
+                continue
+            if where != "new":
+                with worded("tar: {path}: Cannot open: {reason}"):
+                    _may_create(db, a, where, shown)
+            ops.append(("create", rel, m if is_last else {"kind": "dir", "mode": 0o777}, None))
+            planned[rel] = "new"
+            grow += m["size_bytes"] if is_last else P.DIR_SIZE
+    return planned, ops, grow
+
+
+def _extract(
+    db: Db,
+    a: P.Actor,
+    ops: list[tuple[str, str, dict[str, Any], Any]],
+    planned: dict[str, Any],
+    dest: dict,
+    dest_abs: str,
+) -> list[str]:
+    """Run the planned operations (overwrite in place, or create) and return the paths as shown."""
+    made: dict[str, dict[str, Any]] = {"": dest}
+    created = NewEntries(db, a)
+    shown_paths = []
+    for op, rel, m, existing in ops:
+        parent_rel, _, base = rel.rpartition("/")
+        parent = made.get(parent_rel) or planned[parent_rel]
+        if op == "overwrite":
+            db.update(
+                Node,
+                existing["id"],
+                owner_id=a.user,
+                mode=m["mode"] & 0o777 & ~a.umask,
+                content=m["content"],
+                size_bytes=m["size_bytes"],
+                is_binary=m["is_binary"],
+                mtime=m["mtime"],
+            )
+            made[rel] = existing
+        else:
+            values: dict[str, Any] = {
+                "mode": (m["mode"] & 0o777 & ~a.umask) if m["kind"] != "symlink" else 0o777
+            }
+            if "content" in m:
+                values.update(
+                    content=m["content"],
+                    size_bytes=m["size_bytes"],
+                    is_binary=m["is_binary"],
+                    target=m["target"],
+                    mtime=m["mtime"],
+                )
+            made[rel] = created.add(parent, base, m["kind"], **values)
+        shown_paths.append(P.display(a, P.join(dest_abs, rel)))
+    created.write()
+    return shown_paths
 
 
 @filesystem.tool(
@@ -162,77 +269,10 @@ def tar_extract(
         if not P.may(a, dest, P.X):
             raise FsError(shown_dest, P.EACCES)
     dest_abs = _abs(db, dest)
-    # plan: planned[rel] = existing row, or "new" for entries this extraction creates
-    planned: dict[str, Any] = {"": dest}
-    ops: list[tuple[str, str, dict[str, Any], Any]] = []
-    grow = 0
-    for m in members:
-        parts = [c for c in m["rel_path"].split("/") if c and c != "."]
-        if not parts or ".." in parts:
-            continue
-        for depth in range(1, len(parts) + 1):
-            rel = "/".join(parts[:depth])
-            if rel in planned:
-                continue
-            is_last = depth == len(parts)
-            kind = m["kind"] if is_last else "dir"
-            where = planned["/".join(parts[: depth - 1])]
-            shown = P.display(a, P.join(dest_abs, rel))
-            existing = P.child(db, where["id"], parts[depth - 1]) if where != "new" else None
-            if existing is not None:
-                if existing["kind"] == "dir" and kind == "dir":
-                    planned[rel] = existing
-                    continue
-                if existing["kind"] == "dir" or kind == "dir" or not overwrite:
-                    reason = P.EISDIR if existing["kind"] == "dir" else P.EEXIST
-                    raise ToolError(f"tar: {shown}: Cannot open: {reason}; nothing was extracted")
-                with worded("tar: {path}: Cannot open: {reason}"):
-                    _may_unlink(db, a, where, existing, shown)  # tar unlinks the old file, then creates
-                ops.append(("overwrite", rel, m, existing))
-                planned[rel] = existing
-                grow += m["size_bytes"] - existing["size_bytes"]
-                continue
-            if where != "new":
-                with worded("tar: {path}: Cannot open: {reason}"):
-                    _may_create(db, a, where, shown)
-            ops.append(("create", rel, m if is_last else {"kind": "dir", "mode": 0o777}, None))
-            planned[rel] = "new"
-            grow += m["size_bytes"] if is_last else P.DIR_SIZE
+    planned, ops, grow = _plan_extraction(db, a, members, dest, dest_abs, overwrite)
     with worded("tar: {path}: Cannot write: {reason}"):
         P.check_space(db, dest["volume_id"], grow, shown_dest)
-    made: dict[str, dict[str, Any]] = {"": dest}
-    created = NewEntries(db, a)
-    shown_paths = []
-    for op, rel, m, existing in ops:
-        parent_rel, _, base = rel.rpartition("/")
-        parent = made.get(parent_rel) or planned[parent_rel]
-        if op == "overwrite":
-            db.update(
-                Node,
-                existing["id"],
-                owner_id=a.user,
-                mode=m["mode"] & 0o777 & ~a.umask,
-                content=m["content"],
-                size_bytes=m["size_bytes"],
-                is_binary=m["is_binary"],
-                mtime=m["mtime"],
-            )
-            made[rel] = existing
-        else:
-            values: dict[str, Any] = {
-                "mode": (m["mode"] & 0o777 & ~a.umask) if m["kind"] != "symlink" else 0o777
-            }
-            if "content" in m:
-                values.update(
-                    content=m["content"],
-                    size_bytes=m["size_bytes"],
-                    is_binary=m["is_binary"],
-                    target=m["target"],
-                    mtime=m["mtime"],
-                )
-            made[rel] = created.add(parent, base, m["kind"], **values)
-        shown_paths.append(P.display(a, P.join(dest_abs, rel)))
-    created.write()
+    shown_paths = _extract(db, a, ops, planned, dest, dest_abs)
     return {
         "archive": archive_path,
         "into": P.display(a, dest_abs),

@@ -343,6 +343,70 @@ def _project(s: Seeder, t: _Tree, root: str, owner: str, modules: int) -> None:
         t.file(path, owner, content, 0o755 if fname.endswith(".sh") else 0o644)
 
 
+def _documents(s: Seeder, t: _Tree, h: str, user: str, notes: int) -> None:
+    """Documents: v1/v2 report pairs for diff, meeting notes, a budget."""
+    t.dir(f"{h}/Documents/reports", user)
+    t.dir(f"{h}/Documents/meetings", user)
+    for i in range(max(2, notes // 8)):
+        base = _markdown(s, f"Quarterly report {2025 + i % 2} Q{i % 4 + 1}", 10)
+        lines = base.splitlines()
+        for _ in range(3):
+            lines[s.rng.randrange(2, len(lines))] = (
+                f"- revised: {s.rng.choice(_VERBS)} {s.rng.choice(_WORDS)} ({s.rng.randint(2, 40)}%)"
+            )
+        stem = f"{h}/Documents/reports/q{i % 4 + 1}-{2025 + i % 2}-{i}"
+        t.file(f"{stem}-v1.md", user, base)
+        t.file(f"{stem}-v2.md", user, "\n".join(lines) + "\n")
+    for i in range(max(3, notes // 3)):
+        day = s.day_offset(-300, -1)
+        topic = s.rng.choice(_TOPICS)
+        people = ", ".join(p.name for p in s.world.pick_people(3, offset=s.rng.randrange(1, 60)))
+        t.file(
+            f"{h}/Documents/meetings/{day}-{topic}-{i}.md",
+            user,
+            f"# {topic.capitalize()} sync, {day}\nAttendees: {people}\n\n" + _markdown(s, "Notes", 6),
+        )
+    t.file(f"{h}/Documents/budget-2026.csv", user, _csv(s, "sales", 20))
+
+
+def _notes(s: Seeder, t: _Tree, h: str, user: str, notes: int) -> None:
+    """Notes: loose notes and ideas/journal folders, and a todo list."""
+    t.dir(f"{h}/Notes/ideas", user)
+    t.dir(f"{h}/Notes/journal", user)
+    for i in range(notes):
+        folder = s.rng.choice(["", "/ideas", "/journal"])
+        ext = s.rng.choice(["md", "txt"])
+        t.file(
+            f"{h}/Notes{folder}/{s.rng.choice(_TOPICS)}-{i}.{ext}",
+            user,
+            _markdown(s, "Notes", s.rng.randint(3, 12)),
+        )
+    t.file(
+        f"{h}/Notes/todo.txt",
+        user,
+        "".join(f"[ ] {s.rng.choice(_VERBS)} {s.rng.choice(_WORDS)}\n" for _ in range(12)),
+    )
+
+
+def _photos_and_downloads(s: Seeder, t: _Tree, h: str, user: str, notes: int) -> None:
+    """Photo albums (binary) and a Downloads folder of PDFs, zips and CSVs."""
+    for album in range(max(1, notes // 30)):
+        a = f"{h}/Photos/{2025 + album % 2}-{s.rng.choice(['summer', 'winter', 'trip', 'family', 'birthday'])}-{album}"
+        t.dir(a, user)
+        for _ in range(s.rng.randint(4, 10)):
+            t.blob(f"{a}/IMG_{s.rng.randint(1000, 9999)}.jpg", user, s.rng.randint(200_000, 6_000_000))
+    for i in range(max(4, notes // 5)):
+        kind = s.rng.choice(["pdf", "zip", "csv", "pdf"])
+        stem = s.rng.choice(
+            ["invoice-2026-05", "statement-april", "boarding-pass", "contract-draft", "export", "photos"]
+        )
+        path = f"{h}/Downloads/{stem}-{i}.{kind}"
+        if kind == "csv":
+            t.file(path, user, _csv(s, s.rng.choice(["sales", "people"]), 25))
+        else:
+            t.blob(path, user, s.rng.randint(20_000, 3_000_000))
+
+
 def _home(
     s: Seeder,
     t: _Tree,
@@ -381,61 +445,9 @@ def _home(
             pname = f"{pname}{i}"
         names.append(pname)
         _project(s, t, f"{h}/Projects/{pname}", user, modules)
-    # Documents: v1/v2 report pairs for diff, meeting notes, budgets
-    t.dir(f"{h}/Documents/reports", user)
-    t.dir(f"{h}/Documents/meetings", user)
-    for i in range(max(2, notes // 8)):
-        base = _markdown(s, f"Quarterly report {2025 + i % 2} Q{i % 4 + 1}", 10)
-        lines = base.splitlines()
-        for _ in range(3):
-            lines[s.rng.randrange(2, len(lines))] = (
-                f"- revised: {s.rng.choice(_VERBS)} {s.rng.choice(_WORDS)} ({s.rng.randint(2, 40)}%)"
-            )
-        stem = f"{h}/Documents/reports/q{i % 4 + 1}-{2025 + i % 2}-{i}"
-        t.file(f"{stem}-v1.md", user, base)
-        t.file(f"{stem}-v2.md", user, "\n".join(lines) + "\n")
-    for i in range(max(3, notes // 3)):
-        day = s.day_offset(-300, -1)
-        topic = s.rng.choice(_TOPICS)
-        people = ", ".join(p.name for p in s.world.pick_people(3, offset=s.rng.randrange(1, 60)))
-        t.file(
-            f"{h}/Documents/meetings/{day}-{topic}-{i}.md",
-            user,
-            f"# {topic.capitalize()} sync, {day}\nAttendees: {people}\n\n" + _markdown(s, "Notes", 6),
-        )
-    t.file(f"{h}/Documents/budget-2026.csv", user, _csv(s, "sales", 20))
-    # Notes
-    t.dir(f"{h}/Notes/ideas", user)
-    t.dir(f"{h}/Notes/journal", user)
-    for i in range(notes):
-        folder = s.rng.choice(["", "/ideas", "/journal"])
-        ext = s.rng.choice(["md", "txt"])
-        t.file(
-            f"{h}/Notes{folder}/{s.rng.choice(_TOPICS)}-{i}.{ext}",
-            user,
-            _markdown(s, "Notes", s.rng.randint(3, 12)),
-        )
-    t.file(
-        f"{h}/Notes/todo.txt",
-        user,
-        "".join(f"[ ] {s.rng.choice(_VERBS)} {s.rng.choice(_WORDS)}\n" for _ in range(12)),
-    )
-    # Photos (binary) and Downloads
-    for album in range(max(1, notes // 30)):
-        a = f"{h}/Photos/{2025 + album % 2}-{s.rng.choice(['summer', 'winter', 'trip', 'family', 'birthday'])}-{album}"
-        t.dir(a, user)
-        for _ in range(s.rng.randint(4, 10)):
-            t.blob(f"{a}/IMG_{s.rng.randint(1000, 9999)}.jpg", user, s.rng.randint(200_000, 6_000_000))
-    for i in range(max(4, notes // 5)):
-        kind = s.rng.choice(["pdf", "zip", "csv", "pdf"])
-        stem = s.rng.choice(
-            ["invoice-2026-05", "statement-april", "boarding-pass", "contract-draft", "export", "photos"]
-        )
-        path = f"{h}/Downloads/{stem}-{i}.{kind}"
-        if kind == "csv":
-            t.file(path, user, _csv(s, s.rng.choice(["sales", "people"]), 25))
-        else:
-            t.blob(path, user, s.rng.randint(20_000, 3_000_000))
+    _documents(s, t, h, user, notes)
+    _notes(s, t, h, user, notes)
+    _photos_and_downloads(s, t, h, user, notes)
     if names:
         first = f"{h}/Projects/{names[0]}"
         t.link(f"{h}/current", user, f"Projects/{names[0]}")

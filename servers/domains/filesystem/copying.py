@@ -22,6 +22,23 @@ from servers.domains.filesystem.rules import _abs, _dest, _drop_members, _insert
 from servers.kit import Db, PathRef, Ref, ToolError
 
 
+def _check_copyable(
+    a: P.Actor, src: dict[str, Any], src_path: str, existing: dict[str, Any] | None, shown: str
+) -> None:
+    """Refuse a source ``a`` may not read, and a file/directory clash with what is already there."""
+    if src["kind"] == "file" and not P.may(a, src, P.R):
+        raise ToolError(f"cp: cannot open '{P.display(a, src_path)}' for reading: Permission denied")
+    if src["kind"] == "dir" and not P.may(a, src, P.R | P.X):
+        raise ToolError(f"cp: cannot access '{P.display(a, src_path)}': Permission denied")
+    if existing is not None:
+        if existing["kind"] == "dir" and src["kind"] != "dir":
+            raise ToolError(f"cp: cannot overwrite directory '{shown}' with non-directory")
+        if existing["kind"] != "dir" and src["kind"] == "dir":
+            raise ToolError(
+                f"cp: cannot overwrite non-directory '{shown}' with directory '{P.display(a, src_path)}'"
+            )
+
+
 def _copy_plan(
     db: Db,
     a: P.Actor,
@@ -38,17 +55,7 @@ def _copy_plan(
     ``parent`` is None inside a directory that the copy itself creates (nothing can clash there)."""
     shown = P.display(a, dest_path)
     existing = P.child(db, parent["id"], name) if parent else None
-    if src["kind"] == "file" and not P.may(a, src, P.R):
-        raise ToolError(f"cp: cannot open '{P.display(a, src_path)}' for reading: Permission denied")
-    if src["kind"] == "dir" and not P.may(a, src, P.R | P.X):
-        raise ToolError(f"cp: cannot access '{P.display(a, src_path)}': Permission denied")
-    if existing is not None:
-        if existing["kind"] == "dir" and src["kind"] != "dir":
-            raise ToolError(f"cp: cannot overwrite directory '{shown}' with non-directory")
-        if existing["kind"] != "dir" and src["kind"] == "dir":
-            raise ToolError(
-                f"cp: cannot overwrite non-directory '{shown}' with directory '{P.display(a, src_path)}'"
-            )
+    _check_copyable(a, src, src_path, existing, shown)
     grow = 0
     if existing is not None and existing["kind"] == "dir":
         plan.append(("into", existing, src))
@@ -118,6 +125,45 @@ def _copy_members(db: Db, src_id: str, dst_id: str) -> None:
     )
 
 
+def _apply_copy(
+    db: Db, a: P.Actor, plan: list[tuple[Any, ...]], parent: dict[str, Any], preserve: bool
+) -> int:
+    """Run a checked copy plan under ``parent``; returns how many entries were written."""
+    # apply: a stack of the directories being filled ("create"/"into" of a dir pushes, "end" pops)
+    stack: list[dict[str, Any]] = [parent]
+    copied = 0
+    for op in plan:
+        if op[0] == "end":
+            stack.pop()
+            continue
+        if op[0] == "into":
+            stack.append(op[1])
+            continue
+        if op[0] == "overwrite":
+            dst, s = op[1], op[2]
+            values = {
+                "content": s["content"],
+                "size_bytes": s["size_bytes"],
+                "is_binary": s["is_binary"],
+                "mtime": s["mtime"] if preserve else db.stamp(),
+            }
+            if preserve:
+                values["mode"] = s["mode"]
+            db.update(Node, dst["id"], **values)
+            _drop_members(db, [dst["id"]])
+            _copy_members(db, s["id"], dst["id"])
+            copied += 1
+            continue
+        _, _, cname, s = op
+        where = stack[-1]
+        new = _insert(db, a, where, cname, s["kind"], **_copy_values(db, a, s, None, preserve))
+        _copy_members(db, s["id"], new["id"])
+        copied += 1
+        if s["kind"] == "dir":
+            stack.append(new)
+    return copied
+
+
 @filesystem.tool(
     writes=[Node, ArchiveMember],
     returns=Node,
@@ -164,38 +210,7 @@ def cp(
     grow = _copy_plan(db, a, src, _abs(db, src), parent, name, new_abs, no_clobber, plan)
     with worded("cp: error writing '{path}': {reason}"):
         P.check_space(db, parent["volume_id"], grow, shown)
-    # apply: a stack of the directories being filled ("create"/"into" of a dir pushes, "end" pops)
-    stack: list[dict[str, Any]] = [parent]
-    copied = 0
-    for op in plan:
-        if op[0] == "end":
-            stack.pop()
-            continue
-        if op[0] == "into":
-            stack.append(op[1])
-            continue
-        if op[0] == "overwrite":
-            dst, s = op[1], op[2]
-            values = {
-                "content": s["content"],
-                "size_bytes": s["size_bytes"],
-                "is_binary": s["is_binary"],
-                "mtime": s["mtime"] if preserve else db.stamp(),
-            }
-            if preserve:
-                values["mode"] = s["mode"]
-            db.update(Node, dst["id"], **values)
-            _drop_members(db, [dst["id"]])
-            _copy_members(db, s["id"], dst["id"])
-            copied += 1
-            continue
-        _, _, cname, s = op
-        where = stack[-1]
-        new = _insert(db, a, where, cname, s["kind"], **_copy_values(db, a, s, None, preserve))
-        _copy_members(db, s["id"], new["id"])
-        copied += 1
-        if s["kind"] == "dir":
-            stack.append(new)
+    copied = _apply_copy(db, a, plan, parent, preserve)
     return {"copied": source, "to": shown, "entries": copied}
 
 

@@ -294,6 +294,22 @@ def rmdir(db: Db, path: PathRef[Node, EMPTY_DIR]) -> dict:
     return {"removed": path}
 
 
+def _check_replaceable(
+    db: Db, a: P.Actor, src: dict, source: str, parent: dict, existing: dict, shown: str
+) -> None:
+    """``src`` may take the place of ``existing``: same kind, an empty directory, no sticky bit in the way."""
+    if existing["kind"] == "dir" and src["kind"] != "dir":
+        raise ToolError(f"mv: cannot overwrite directory '{shown}' with non-directory")
+    if existing["kind"] != "dir" and src["kind"] == "dir":
+        raise ToolError(f"mv: cannot overwrite non-directory '{shown}' with directory '{source}'")
+    if existing["kind"] == "dir" and db.scalar(
+        "SELECT 1 FROM nodes WHERE parent_id = ? LIMIT 1", existing["id"]
+    ):
+        raise FsError(shown, P.ENOTEMPTY)
+    if P.sticky_blocks(a, parent, existing):
+        raise FsError(shown, P.EPERM)
+
+
 @filesystem.tool(
     writes=[Node, ArchiveMember],
     returns=Node,
@@ -339,16 +355,7 @@ def mv(db: Db, source: PathRef[Node, MOVABLE], destination: NewPath, no_clobber:
                     "destination": shown,
                     "reason": "destination exists",
                 }
-            if existing["kind"] == "dir" and src["kind"] != "dir":
-                raise ToolError(f"mv: cannot overwrite directory '{shown}' with non-directory")
-            if existing["kind"] != "dir" and src["kind"] == "dir":
-                raise ToolError(f"mv: cannot overwrite non-directory '{shown}' with directory '{source}'")
-            if existing["kind"] == "dir" and db.scalar(
-                "SELECT 1 FROM nodes WHERE parent_id = ? LIMIT 1", existing["id"]
-            ):
-                raise FsError(shown, P.ENOTEMPTY)
-            if P.sticky_blocks(a, parent, existing):
-                raise FsError(shown, P.EPERM)
+            _check_replaceable(db, a, src, source, parent, existing, shown)
         moved_ids = [src["id"]]
         if parent["volume_id"] != src["volume_id"]:
             items, _ = P.walk(db, a, src, _abs(db, src))

@@ -91,6 +91,56 @@ def wc(db: Db, path: PathRef[Node, READABLE], mode: Literal["l", "w", "c", "all"
     return {"path": path, **{k: counts[k] for k in keep}}
 
 
+def _search_lines(
+    a: P.Actor, files: list[tuple[dict, str]], rx: re.Pattern[str], count_only: bool, limit: int
+) -> tuple[list[dict], list[dict], list[str], int]:
+    """Scan the text files for ``rx``: the first ``limit`` matching lines (or per-file counts),
+    a permission error per unreadable file, and the total of matching lines. Binary files are skipped."""
+    matches: list[dict] = []
+    counts: list[dict] = []
+    errors: list[str] = []
+    total = 0
+    for r, p in files:
+        shown = P.display(a, p)
+        if not P.may(a, r, P.R):
+            errors.append(f"grep: {shown}: Permission denied")
+            continue
+        if r["is_binary"]:
+            continue
+        hits = 0
+        for i, line in enumerate((r["content"] or "").splitlines(), 1):
+            if rx.search(line):
+                hits += 1
+                total += 1
+                if not count_only and len(matches) < limit:
+                    matches.append({"path": shown, "line": i, "text": line[:500]})
+        if count_only and hits:
+            counts.append({"path": shown, "count": hits})
+    return matches, counts, errors, total
+
+
+def _find_matches(
+    items: list,
+    name: str | None,
+    kind: str | None,
+    min_size: int | None,
+    max_size: int | None,
+    since: str | None,
+    owner: str | None,
+) -> list[tuple[dict, str]]:
+    """The walked entries passing every given filter (None means no filter), in walk order."""
+    return [
+        (r, p)
+        for r, p, _ in items
+        if (name is None or fnmatch.fnmatchcase(r["name"] or "/", name))
+        and (kind is None or r["kind"] == kind)
+        and (min_size is None or r["size_bytes"] >= min_size)
+        and (max_size is None or r["size_bytes"] <= max_size)
+        and (since is None or r["mtime"] >= since)
+        and (owner is None or r["owner_id"] == owner)
+    ]
+
+
 @filesystem.tool(
     returns=Node,
     says=[
@@ -135,23 +185,7 @@ def grep(
     else:
         n = _read(db, a, path, "grep", text=False)
         files, denied = [(n, _abs(db, n))], []
-    matches, counts, errors, total = [], [], [], 0
-    for r, p in files:
-        shown = P.display(a, p)
-        if not P.may(a, r, P.R):
-            errors.append(f"grep: {shown}: Permission denied")
-            continue
-        if r["is_binary"]:
-            continue
-        hits = 0
-        for i, line in enumerate((r["content"] or "").splitlines(), 1):
-            if rx.search(line):
-                hits += 1
-                total += 1
-                if not count_only and len(matches) < limit:
-                    matches.append({"path": shown, "line": i, "text": line[:500]})
-        if count_only and hits:
-            counts.append({"path": shown, "count": hits})
+    matches, counts, errors, total = _search_lines(a, files, rx, count_only, limit)
     errors += [f"grep: {P.display(a, p)}: Permission denied" for p in denied]
     out: dict[str, Any] = {"pattern": pattern, "total": total}
     if count_only:
@@ -206,16 +240,7 @@ def find(
     since = (db.now - timedelta(days=modified_within_days)).isoformat() if modified_within_days else None
     kinds = {"f": "file", "d": "dir", "l": "symlink"}
     items, denied = P.walk(db, a, n, _abs(db, n))
-    found = [
-        (r, p)
-        for r, p, _ in items
-        if (name is None or fnmatch.fnmatchcase(r["name"] or "/", name))
-        and (type is None or r["kind"] == kinds[type])
-        and (min_size is None or r["size_bytes"] >= min_size)
-        and (max_size is None or r["size_bytes"] <= max_size)
-        and (since is None or r["mtime"] >= since)
-        and (owner is None or r["owner_id"] == owner)
-    ]
+    found = _find_matches(items, name, kinds[type] if type else None, min_size, max_size, since, owner)
     page = found[offset : offset + limit]
     out: dict[str, Any] = {
         "entries": [

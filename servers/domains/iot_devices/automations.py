@@ -142,6 +142,34 @@ def _action(db: Db, home: dict, scene: str | None, device: str | None, state: st
     return {"action_device_id": d["id"], "action_state": value}
 
 
+def _check_room_for(db: Db, h: dict, home: str, name: str) -> None:
+    """A new automation needs a name unused in the home (ignoring case) and room under the limit."""
+    if db.scalar("SELECT 1 FROM automations WHERE home_id = ? AND lower(name) = lower(?)", home, name):
+        raise ToolError(f"home {label(h)} already has an automation named {name!r}")
+    count = db.scalar("SELECT count(*) FROM automations WHERE home_id = ?", home)
+    if count >= MAX_AUTOMATIONS:
+        raise ToolError(
+            f"home {label(h)} already has {count} automations, the most allowed ({MAX_AUTOMATIONS})"
+        )
+
+
+def _trigger_and_action_columns(trigger: dict, action: dict) -> dict:
+    """Every trigger and action column, None unless the trigger or action sets it."""
+    row = dict.fromkeys(
+        (
+            "trigger_device_id",
+            "trigger_value",
+            "trigger_time",
+            "action_scene_id",
+            "action_device_id",
+            "action_state",
+        )
+    )
+    row.update(trigger)
+    row.update(action)
+    return row
+
+
 @iot_devices.tool(
     writes=[Automation, EventLog],
     returns=Automation,
@@ -194,29 +222,12 @@ def create_automation(
     """
     h = home_for(db, home, manage="manage automations")
     name = name.strip()
-    if db.scalar("SELECT 1 FROM automations WHERE home_id = ? AND lower(name) = lower(?)", home, name):
-        raise ToolError(f"home {label(h)} already has an automation named {name!r}")
-    count = db.scalar("SELECT count(*) FROM automations WHERE home_id = ?", home)
-    if count >= MAX_AUTOMATIONS:
-        raise ToolError(
-            f"home {label(h)} already has {count} automations, the most allowed ({MAX_AUTOMATIONS})"
-        )
+    _check_room_for(db, h, home, name)
     args = dict(trigger_time=trigger_time, trigger_device=trigger_device, threshold_device=threshold_device)
     args.update(trigger_mode=trigger_mode, trigger_state=trigger_state, above=above, below=below)
     trigger = _trigger(db, h, args)
     action = _action(db, h, action_scene, action_device, action_state)
-    row = dict.fromkeys(
-        (
-            "trigger_device_id",
-            "trigger_value",
-            "trigger_time",
-            "action_scene_id",
-            "action_device_id",
-            "action_state",
-        )
-    )
-    row.update(trigger)
-    row.update(action)
+    row = _trigger_and_action_columns(trigger, action)
     out = db.insert(
         Automation,
         home_id=home,

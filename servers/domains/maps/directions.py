@@ -176,6 +176,55 @@ def distance_matrix(db: Db, origins: Stops, destinations: Stops, mode: Mode = "d
     return {"cells": out, "mode": mode, "origin_count": len(froms), "destination_count": len(tos)}
 
 
+def _candidates_near(
+    db: Db, a: Point, b: Point, category: str, max_detour_m: int, open_now: bool
+) -> list[dict]:
+    """Operational places of the category in the box around both ends, widened so that any place
+    within the detour limit is inside it (a cheap filter before routing to each)."""
+    pad = max_detour_m / 1000 / 1.3 / 111 + 0.01
+    box = [
+        min(a.lat, b.lat) - pad,
+        max(a.lat, b.lat) + pad,
+        min(a.lon, b.lon) - pad * 1.5,
+        max(a.lon, b.lon) + pad * 1.5,
+    ]
+    cond = f" AND {OPEN_SQL}" if open_now else ""
+    rows = db.all(
+        f"SELECT id, name, lat, lon, city_id FROM places WHERE category = ? AND {OPERATIONAL}{cond} AND lat BETWEEN ? AND ? "
+        "AND lon BETWEEN ? AND ? ORDER BY id",
+        category,
+        *box,
+    )
+    return rows
+
+
+def _stops_within(
+    db: Db,
+    rows: list[dict],
+    names: dict[str, str],
+    a: Point,
+    b: Point,
+    mode: str,
+    direct: dict,
+    max_detour_m: int,
+) -> list[tuple]:
+    """(detour m, id, place, first leg, extra minutes) per place within the detour limit, smallest
+    detour first; a place no route reaches is skipped."""
+    found = []
+    for p in rows:
+        stop = Point(p["name"], p["lat"], p["lon"], names[p["city_id"]], "place", p["id"])
+        try:
+            first, second = leg(db, a, stop, mode), leg(db, stop, b, mode)
+        except ToolError:
+            continue
+        detour = round((first["distance_km"] + second["distance_km"] - direct["distance_km"]) * 1000)
+        if detour <= max_detour_m:
+            extra = round(first["duration_min"] + second["duration_min"] - direct["duration_min"], 1)
+            found.append((detour, p["id"], p, first, extra))
+    found.sort(key=lambda x: (x[0], x[1]))
+    return found
+
+
 @maps.tool(
     returns=Place,
     says=[
@@ -210,33 +259,9 @@ def find_along_route(
     a, b = resolve(db, origin), resolve(db, destination)
     _distinct(a, b)
     direct = leg(db, a, b, mode)
-    pad = max_detour_m / 1000 / 1.3 / 111 + 0.01
-    box = [
-        min(a.lat, b.lat) - pad,
-        max(a.lat, b.lat) + pad,
-        min(a.lon, b.lon) - pad * 1.5,
-        max(a.lon, b.lon) + pad * 1.5,
-    ]
-    cond = f" AND {OPEN_SQL}" if open_now else ""
-    rows = db.all(
-        f"SELECT id, name, lat, lon, city_id FROM places WHERE category = ? AND {OPERATIONAL}{cond} AND lat BETWEEN ? AND ? "
-        "AND lon BETWEEN ? AND ? ORDER BY id",
-        category,
-        *box,
-    )
+    rows = _candidates_near(db, a, b, category, max_detour_m, open_now)
     names = {r["id"]: r["name"] for r in db.all("SELECT id, name FROM cities")}
-    found = []
-    for p in rows:
-        stop = Point(p["name"], p["lat"], p["lon"], names[p["city_id"]], "place", p["id"])
-        try:
-            first, second = leg(db, a, stop, mode), leg(db, stop, b, mode)
-        except ToolError:
-            continue
-        detour = round((first["distance_km"] + second["distance_km"] - direct["distance_km"]) * 1000)
-        if detour <= max_detour_m:
-            extra = round(first["duration_min"] + second["duration_min"] - direct["duration_min"], 1)
-            found.append((detour, p["id"], p, first, extra))
-    found.sort(key=lambda x: (x[0], x[1]))
+    found = _stops_within(db, rows, names, a, b, mode, direct, max_detour_m)
     places = [
         {
             **place_summary(db.get(Place, p["id"]), names[p["city_id"]]),

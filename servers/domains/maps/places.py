@@ -119,6 +119,41 @@ def _check_search(
         raise ToolError(f"sort=distance ranks places by distance from near and needs {missing}")
 
 
+def _matching_page(
+    db: Db,
+    where: str,
+    params: list,
+    query: str | None,
+    center: Point | None,
+    radius_m: int | None,
+    sort: str,
+    limit: int,
+    offset: int,
+) -> tuple[int, list[tuple[dict, int | None]], int | None]:
+    """The total of matches, one page of (place, distance or None), and the radius searched
+    (None without a centre)."""
+    radius = None
+    if center is None:
+        total, rows = _ordered_page(db, where, params, query, sort, limit, offset)
+        shown = [(r, None) for r in rows]
+    else:
+        # sort=distance ignores the radius: it ranks everything within the 50 km search limit
+        radius = MAX_RADIUS_M if sort == "distance" else (radius_m or DEFAULT_RADIUS_M)
+        box, more = _box(center, radius)
+        rows = db.all(f"SELECT {NARROW} FROM places WHERE {where} AND {box}", *params, *more)
+        found = _rank(rows, query, center, radius, sort)
+        total, shown = len(found), _full(db, found[offset : offset + limit])
+    return total, shown, radius
+
+
+def _listed(p: dict, city: str, dist: int | None) -> dict:
+    """A place as a search lists it, with its distance when there was a centre."""
+    item = place_summary(p, city)
+    if dist is not None:
+        item["distance_m"] = dist
+    return item
+
+
 @maps.tool(
     returns=Place,
     says=[
@@ -172,23 +207,9 @@ def search_places(
         ("price_level IS NOT NULL AND price_level <= ?", max_price_level),
     )
     where, params = _conditions(query, filters, open_now, include_closed)
-    if center is None:
-        total, rows = _ordered_page(db, where, params, query, sort, limit, offset)
-        shown = [(r, None) for r in rows]
-    else:
-        # sort=distance ignores the radius: it ranks everything within the 50 km search limit
-        radius = MAX_RADIUS_M if sort == "distance" else (radius_m or DEFAULT_RADIUS_M)
-        box, more = _box(center, radius)
-        rows = db.all(f"SELECT {NARROW} FROM places WHERE {where} AND {box}", *params, *more)
-        found = _rank(rows, query, center, radius, sort)
-        total, shown = len(found), _full(db, found[offset : offset + limit])
+    total, shown, radius = _matching_page(db, where, params, query, center, radius_m, sort, limit, offset)
     names = {r["id"]: r["name"] for r in db.all("SELECT id, name FROM cities")}
-    page = []
-    for p, dist in shown:
-        item = place_summary(p, names[p["city_id"]])
-        if dist is not None:
-            item["distance_m"] = dist
-        page.append(item)
+    page = [_listed(p, names[p["city_id"]], dist) for p, dist in shown]
     # the centre and the counts come first: they are what an answer says when nothing matched
     out: dict[str, Any] = {"places": page}
     if center is not None:

@@ -141,6 +141,34 @@ def _refund_for_note(db: Db, inv: dict, amount: float, reason: str) -> str:
     return refund["id"]
 
 
+def _note_kind(db: Db, inv: dict, amount: float, refund: bool, reason: str | None) -> tuple[str, str | None]:
+    """Before payment a note lowers what is due; after, it refunds the card or credits the customer's
+    balance. Returns the note's kind and the refund it made, if any."""
+    invoice, cur = inv["id"], inv["currency"]
+    refund_id = None
+    if inv["status"] == "open":
+        if refund:
+            raise ToolError(
+                f"nothing has been paid on open invoice {invoice}; a credit note lowers its amount due"
+            )
+        if amount > inv["amount_due"]:
+            raise ToolError(
+                f"credit {_money(amount, cur)} is more than the {_money(inv['amount_due'], cur)} due on {invoice}"
+            )
+        kind = "pre_payment"
+    else:
+        room = _post_payment_room(db, inv)
+        if amount > room:
+            raise ToolError(f"only {_money(room, cur)} of what was paid on {invoice} is left to credit")
+        kind = "post_payment"
+        if refund:
+            refund_id = _refund_for_note(db, inv, amount, reason)
+        else:
+            c = db.get(Customer, inv["customer_id"])
+            db.update(Customer, c["id"], credit_balance=round(c["credit_balance"] + amount, 2))
+    return kind, refund_id
+
+
 @payments.tool(
     writes=[CreditNote, Invoice, Customer, Refund, Payment, Merchant, Event, Delivery],
     returns=CreditNote,
@@ -179,27 +207,7 @@ def create_credit_note(
             f"credit notes on invoice {invoice} would reach {_m(inv['credited'] + amount)}, more than its total "
             f"{_money(inv['total'], cur)} ({_m(inv['credited'])} credited already)"
         )
-    refund_id = None
-    if inv["status"] == "open":
-        if refund:
-            raise ToolError(
-                f"nothing has been paid on open invoice {invoice}; a credit note lowers its amount due"
-            )
-        if amount > inv["amount_due"]:
-            raise ToolError(
-                f"credit {_money(amount, cur)} is more than the {_money(inv['amount_due'], cur)} due on {invoice}"
-            )
-        kind = "pre_payment"
-    else:
-        room = _post_payment_room(db, inv)
-        if amount > room:
-            raise ToolError(f"only {_money(room, cur)} of what was paid on {invoice} is left to credit")
-        kind = "post_payment"
-        if refund:
-            refund_id = _refund_for_note(db, inv, amount, reason)
-        else:
-            c = db.get(Customer, inv["customer_id"])
-            db.update(Customer, c["id"], credit_balance=round(c["credit_balance"] + amount, 2))
+    kind, refund_id = _note_kind(db, inv, amount, refund, reason)
     note = db.insert(
         CreditNote,
         invoice_id=invoice,

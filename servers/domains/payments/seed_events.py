@@ -48,11 +48,9 @@ def _endpoints(s: Seeder, merchants: list[dict]) -> list[dict]:
     return s.add(WebhookEndpoint, out)
 
 
-def _happenings(b: Billing, name: dict[str, str]) -> list[tuple[str, str, str, str, str]]:
-    """(time, merchant, type, object, summary) for every seeded change in the log window."""
+def _invoice_happenings(b: Billing, name: dict[str, str]) -> list[tuple[str, str, str, str, str]]:
+    """Each invoice's creation, then whichever of written off, finalized, paid and voided happened."""
     out = []
-    for c in b.customers:
-        out.append((c["created_at"], c["merchant_id"], "customer.created", c["id"], f"customer {c['name']}"))
     for i in b.invoices:
         who = name[i["customer_id"]]
         out.append((i["created_at"], i["merchant_id"], "invoice.created", i["id"], f"draft for {who}"))
@@ -71,6 +69,15 @@ def _happenings(b: Billing, name: dict[str, str]) -> list[tuple[str, str, str, s
             out.append(
                 (i["voided_at"], i["merchant_id"], "invoice.voided", i["id"], f"invoice for {who} voided")
             )
+    return out
+
+
+def _happenings(b: Billing, name: dict[str, str]) -> list[tuple[str, str, str, str, str]]:
+    """(time, merchant, type, object, summary) for every seeded change in the log window."""
+    out = []
+    for c in b.customers:
+        out.append((c["created_at"], c["merchant_id"], "customer.created", c["id"], f"customer {c['name']}"))
+    out += _invoice_happenings(b, name)
     for p in b.payments:
         what = f"{p['amount']:.2f} {p['currency'].upper()} from {name[p['customer_id']]}"
         kind = {

@@ -349,6 +349,58 @@ def _prescriptions(s: Seeder, book: Book, plan: list[dict]) -> list[dict]:
     return rows
 
 
+def _note_and_bill(
+    s: Seeder,
+    book: Book,
+    a: dict,
+    patient: dict,
+    specialist: bool,
+    day: str,
+    notes: list[dict],
+    invoices: list[dict],
+) -> None:
+    """A fulfilled visit gets its note and copay invoice (recent ones often still open); a no-show
+    is charged its fee, and some cancellations the late-cancellation fee."""
+    if a["status"] == "fulfilled":
+        notes.append(
+            {
+                "id": f"VN-{len(notes) + 1:06d}",
+                "appointment_id": a["id"],
+                "provider_id": a["provider_id"],
+                "summary": f"Seen for {a['reason']}. {s.pick(PLANS)}",
+                "written_at": a["end"],
+            }
+        )
+        amount = patient["copay_specialist" if specialist else "copay_primary"]
+        recent = day >= (book.now - timedelta(days=14)).date().isoformat()
+        _invoice(
+            invoices,
+            a,
+            "copay",
+            amount,
+            "open" if recent and s.chance(0.5) or s.chance(0.08) else "paid",
+            f"Copay for visit {a['id']} on {day}",
+        )
+    elif a["status"] == "noshow":
+        _invoice(
+            invoices,
+            a,
+            "no_show",
+            NO_SHOW_FEE,
+            s.pick(("open", "paid", "waived")),
+            f"Missed visit {a['id']} on {day}",
+        )
+    elif a["status"] == "cancelled" and s.chance(0.25):
+        _invoice(
+            invoices,
+            a,
+            "late_cancellation",
+            LATE_CANCEL_FEE,
+            s.pick(("open", "paid")),
+            f"Late cancellation of visit {a['id']} on {day}",
+        )
+
+
 def _afterwards(s: Seeder, book: Book, rxs: list[dict]) -> None:
     """Rows that follow from the appointments: notes, invoices, forms, video rooms, refills, messages."""
     notes, invoices, forms, videos = [], [], [], []
@@ -356,44 +408,7 @@ def _afterwards(s: Seeder, book: Book, rxs: list[dict]) -> None:
         patient = book.patients[a["patient_id"]]
         specialist = book.clinic.specialist[book.by_id[a["provider_id"]]["specialty_id"]]
         day = a["start"][:10]
-        if a["status"] == "fulfilled":
-            notes.append(
-                {
-                    "id": f"VN-{len(notes) + 1:06d}",
-                    "appointment_id": a["id"],
-                    "provider_id": a["provider_id"],
-                    "summary": f"Seen for {a['reason']}. {s.pick(PLANS)}",
-                    "written_at": a["end"],
-                }
-            )
-            amount = patient["copay_specialist" if specialist else "copay_primary"]
-            recent = day >= (book.now - timedelta(days=14)).date().isoformat()
-            _invoice(
-                invoices,
-                a,
-                "copay",
-                amount,
-                "open" if recent and s.chance(0.5) or s.chance(0.08) else "paid",
-                f"Copay for visit {a['id']} on {day}",
-            )
-        elif a["status"] == "noshow":
-            _invoice(
-                invoices,
-                a,
-                "no_show",
-                NO_SHOW_FEE,
-                s.pick(("open", "paid", "waived")),
-                f"Missed visit {a['id']} on {day}",
-            )
-        elif a["status"] == "cancelled" and s.chance(0.25):
-            _invoice(
-                invoices,
-                a,
-                "late_cancellation",
-                LATE_CANCEL_FEE,
-                s.pick(("open", "paid")),
-                f"Late cancellation of visit {a['id']} on {day}",
-            )
+        _note_and_bill(s, book, a, patient, specialist, day, notes, invoices)
         if a["kind"] == "video" and a["status"] in ("fulfilled", "arrived"):
             live = a["status"] == "arrived"
             videos.append(

@@ -146,9 +146,45 @@ class _Activity:
                 held[ins["id"]] = q
         return held
 
+    def resting_sell(
+        self, acct: dict, held: dict[str, float], sellable: list[str], gtc: bool, created: str
+    ) -> None:
+        """An open sell of part of a holding: a stop below the price, or a limit over the ask."""
+        s, by_symbol, order = self.s, self.by_symbol, self.order
+        sym = s.pick(sellable)
+        ins = by_symbol[sym]
+        q = held[sym] if held[sym] < 2 else float(max(1, int(held[sym] * s.rng.uniform(0.2, 0.6))))
+        if ins["asset_class"] != "crypto":
+            q = float(int(q))
+        held[sym] = round(held[sym] - q, 4)
+        if s.chance(0.3):
+            stop = _tick(ins["last"] * (1 - s.rng.uniform(0.02, 0.08)))
+            kind = s.pick(["stop", "stop_limit"])
+            order(
+                acct,
+                ins,
+                side="sell",
+                type=kind,
+                qty=q,
+                stop_price=stop,
+                limit_price=_tick(stop * 0.99) if kind == "stop_limit" else None,
+                time_in_force="gtc" if gtc else "day",
+                created_at=created,
+            )
+        else:
+            order(
+                acct,
+                ins,
+                side="sell",
+                qty=q,
+                limit_price=round(ins["ask"] * (1 + s.rng.uniform(0.01, 0.08)), 2),
+                time_in_force="gtc" if gtc else "day",
+                created_at=created,
+            )
+
     def open_orders(self, acct: dict, persona: bool, held: dict[str, float], n_open: int) -> None:
         """Open orders: buys rest under the bid and fit in 40% of the cash; sells rest over the ask."""
-        s, tradable, liquid, by_symbol = self.s, self.tradable, self.liquid, self.by_symbol
+        s, tradable, liquid = self.s, self.tradable, self.liquid
         order, add_fills, qty_for = self.order, self.add_fills, self.qty_for
         budget = acct["cash"] * 0.4
         for _ in range(n_open):
@@ -161,36 +197,7 @@ class _Activity:
             )
             sellable = [sym for sym, q in held.items() if q >= 1]
             if sellable and s.chance(0.45):
-                sym = s.pick(sellable)
-                ins = by_symbol[sym]
-                q = held[sym] if held[sym] < 2 else float(max(1, int(held[sym] * s.rng.uniform(0.2, 0.6))))
-                if ins["asset_class"] != "crypto":
-                    q = float(int(q))
-                held[sym] = round(held[sym] - q, 4)
-                if s.chance(0.3):
-                    stop = _tick(ins["last"] * (1 - s.rng.uniform(0.02, 0.08)))
-                    kind = s.pick(["stop", "stop_limit"])
-                    order(
-                        acct,
-                        ins,
-                        side="sell",
-                        type=kind,
-                        qty=q,
-                        stop_price=stop,
-                        limit_price=_tick(stop * 0.99) if kind == "stop_limit" else None,
-                        time_in_force="gtc" if gtc else "day",
-                        created_at=created,
-                    )
-                else:
-                    order(
-                        acct,
-                        ins,
-                        side="sell",
-                        qty=q,
-                        limit_price=round(ins["ask"] * (1 + s.rng.uniform(0.01, 0.08)), 2),
-                        time_in_force="gtc" if gtc else "day",
-                        created_at=created,
-                    )
+                self.resting_sell(acct, held, sellable, gtc, created)
                 continue
             limit = _tick(ins["bid"] * (1 - s.rng.uniform(0.01, 0.08)))
             q = qty_for(ins, min(budget * s.rng.uniform(0.1, 0.4), 20_000))
@@ -213,7 +220,7 @@ class _Activity:
     def history(self, acct: dict, n: int) -> None:
         """Past orders in every other status, with their fills, replacements and reasons."""
         s, tradable, liquid, today = self.s, self.tradable, self.liquid, self.today
-        order, add_fills, qty_for = self.order, self.add_fills, self.qty_for
+        order, qty_for = self.order, self.qty_for
         day_trader = acct["kind"] == "margin" and acct["day_trade_count"] >= 3
         for k in range(n):
             ins = s.pick(tradable)
@@ -245,32 +252,37 @@ class _Activity:
                 time_in_force=s.pick(["day", "day", "gtc", "ioc"]) if kind in ("market", "limit") else "day",
                 created_at=when,
             )
-            if status == "filled":
-                add_fills(o, q, ref)
-            elif status == "canceled":
-                o["updated_at"] = (datetime.fromisoformat(when) + timedelta(minutes=20)).isoformat()
-                if q >= 2 and s.chance(0.3):
-                    add_fills(
-                        o, float(int(q / 2)) if ins["asset_class"] != "crypto" else round(q / 2, 4), ref
-                    )
-            elif status == "rejected":
-                o["status_reason"] = s.pick(list(REJECT_REASONS))
-            elif status == "replaced":
-                successor = order(
-                    acct,
-                    ins,
-                    side=side,
-                    type=kind,
-                    qty=q,
-                    limit_price=_tick((limit or ref) * 1.01) if limit else None,
-                    stop_price=stop,
-                    status=s.pick(["filled", "canceled", "expired"]),
-                    replaces_id=o["id"],
-                    time_in_force=o["time_in_force"],
-                    created_at=(datetime.fromisoformat(when) + timedelta(minutes=5)).isoformat(),
-                )
-                if successor["status"] == "filled":
-                    add_fills(successor, q, ref)
+            self.past_outcome(acct, ins, o, ref, limit)
+
+    def past_outcome(self, acct: dict, ins: dict, o: dict, ref: float, limit: float | None) -> None:
+        """What became of a past order: its fills, a cancel time, a reject reason or its successor."""
+        s, order, add_fills = self.s, self.order, self.add_fills
+        status, side, kind, q = o["status"], o["side"], o["type"], o["qty"]
+        stop, when = o["stop_price"], o["created_at"]
+        if status == "filled":
+            add_fills(o, q, ref)
+        elif status == "canceled":
+            o["updated_at"] = (datetime.fromisoformat(when) + timedelta(minutes=20)).isoformat()
+            if q >= 2 and s.chance(0.3):
+                add_fills(o, float(int(q / 2)) if ins["asset_class"] != "crypto" else round(q / 2, 4), ref)
+        elif status == "rejected":
+            o["status_reason"] = s.pick(list(REJECT_REASONS))
+        elif status == "replaced":
+            successor = order(
+                acct,
+                ins,
+                side=side,
+                type=kind,
+                qty=q,
+                limit_price=_tick((limit or ref) * 1.01) if limit else None,
+                stop_price=stop,
+                status=s.pick(["filled", "canceled", "expired"]),
+                replaces_id=o["id"],
+                time_in_force=o["time_in_force"],
+                created_at=(datetime.fromisoformat(when) + timedelta(minutes=5)).isoformat(),
+            )
+            if successor["status"] == "filled":
+                add_fills(successor, q, ref)
 
     def cash_movements(self, acct: dict) -> None:
         """Deposits, withdrawals, dividends and fees over the last 90 days."""

@@ -107,11 +107,11 @@ def _tick(x: float) -> float:
     return max(0.01, round(x, 2))
 
 
-def _seed_instruments(s: Seeder) -> list[dict]:
-    """Equities named after world companies (then invented ones), ETFs and fictional coins."""
-    n_equity, n_etf, n_crypto = s.count(44, 268, 560), s.count(8, 20, 24), s.count(8, 12, 16)
+def _equity_names(s: Seeder, n_equity: int) -> list[tuple[str, str, bool]]:
+    """(name, sector, on the Tokyo exchange) per equity: world companies first, then invented ones.
+
+    About 15% list in Tokyo: companies based there first, invented ones by chance, the last equities for the rest."""
     n_tokyo = round(n_equity * 0.15)
-    taken: set[str] = set()
     names: list[tuple[str, str, bool]] = []  # name, sector, tokyo
     tokyo_left = n_tokyo
     used_names: set[str] = set()
@@ -139,6 +139,58 @@ def _seed_instruments(s: Seeder) -> list[dict]:
         if not names[i][2]:
             names[i] = (names[i][0], names[i][1], True)
             tokyo_left -= 1
+    return names
+
+
+def _fund_and_coin_rows(
+    s: Seeder, taken: set[str], n_etf: int, n_crypto: int, rows: list[dict]
+) -> list[dict]:
+    """ETFs named after a provider and a theme (unique against ``rows``), then fictional coins."""
+    added: list[dict] = []
+    for k in range(n_etf):
+        provider = ETF_PROVIDERS[k % len(ETF_PROVIDERS)]
+        theme, sector = ETF_THEMES[(k // len(ETF_PROVIDERS) + k) % len(ETF_THEMES)]
+        name = f"{provider} {theme} ETF"
+        if any(r["name"] == name for r in rows + added):
+            name = f"{provider} {theme} Index ETF"
+        symbol = _ticker(f"{provider[:2]}{theme.replace(' ', '')} {theme}", taken)
+        added.append(
+            _instrument_row(
+                s,
+                symbol,
+                name,
+                "XNYS-SIM",
+                sector,
+                "etf",
+                price=s.rng.uniform(20, 480),
+                halted=False,
+                tradable=True,
+            )
+        )
+    for k in range(n_crypto):
+        coin = COINS[k % len(COINS)]
+        symbol = _ticker(f"{coin} Coin", taken, "-USD")
+        added.append(
+            _instrument_row(
+                s,
+                symbol,
+                f"{coin} Coin",
+                "CRYPTO",
+                "Crypto",
+                "crypto",
+                price=math.exp(s.rng.uniform(math.log(1.5), math.log(40_000))),
+                halted=False,
+                tradable=True,
+            )
+        )
+    return added
+
+
+def _seed_instruments(s: Seeder) -> list[dict]:
+    """Equities named after world companies (then invented ones), ETFs and fictional coins."""
+    n_equity, n_etf, n_crypto = s.count(44, 268, 560), s.count(8, 20, 24), s.count(8, 12, 16)
+    names = _equity_names(s, n_equity)
+    taken: set[str] = set()
     rows: list[dict] = []
     n_halted = max(2, round(n_equity * 0.03))
     n_untradable = max(1, round(n_equity * 0.015))
@@ -157,42 +209,7 @@ def _seed_instruments(s: Seeder) -> list[dict]:
                 tradable=i % (n_equity // n_untradable) != 3,
             )
         )
-    for k in range(n_etf):
-        provider = ETF_PROVIDERS[k % len(ETF_PROVIDERS)]
-        theme, sector = ETF_THEMES[(k // len(ETF_PROVIDERS) + k) % len(ETF_THEMES)]
-        name = f"{provider} {theme} ETF"
-        if any(r["name"] == name for r in rows):
-            name = f"{provider} {theme} Index ETF"
-        symbol = _ticker(f"{provider[:2]}{theme.replace(' ', '')} {theme}", taken)
-        rows.append(
-            _instrument_row(
-                s,
-                symbol,
-                name,
-                "XNYS-SIM",
-                sector,
-                "etf",
-                price=s.rng.uniform(20, 480),
-                halted=False,
-                tradable=True,
-            )
-        )
-    for k in range(n_crypto):
-        coin = COINS[k % len(COINS)]
-        symbol = _ticker(f"{coin} Coin", taken, "-USD")
-        rows.append(
-            _instrument_row(
-                s,
-                symbol,
-                f"{coin} Coin",
-                "CRYPTO",
-                "Crypto",
-                "crypto",
-                price=math.exp(s.rng.uniform(math.log(1.5), math.log(40_000))),
-                halted=False,
-                tradable=True,
-            )
-        )
+    rows += _fund_and_coin_rows(s, taken, n_etf, n_crypto, rows)
     s.add(Instrument, rows)
     return rows
 

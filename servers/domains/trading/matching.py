@@ -310,96 +310,109 @@ def _plan_fills(db: Db, t: _Ticket, route: _Route) -> list[tuple[dict, float]]:
     return plan
 
 
+def _outcome(t: _Ticket, route: _Route, filled: float) -> tuple[str, str | None]:
+    """The order's status after matching, and why when it was canceled."""
+    if filled >= t.qty:
+        return "filled", None
+    if route.effective == "market":
+        reason = (
+            f"the book ran out after {_q(filled)} {t.sym}; the unfilled {_q(t.qty - filled)} was canceled"
+        )
+        return "canceled", reason
+    if t.tif == "ioc":
+        reason = f"immediate-or-cancel: {_q(t.qty - filled)} could not fill at once and was canceled"
+        return "canceled", reason
+    return ("partially_filled" if filled else "new"), None
+
+
 def _record(
     db: Db, t: _Ticket, route: _Route, plan: list[tuple[dict, float]], day_trade: bool
 ) -> tuple[str, str]:
-    """The writes: the order row, the replaced order, book levels taken, fills, cash, position, quote."""
-    account, ins, sym, side, qty, tif = t.account, t.ins, t.sym, t.side, t.qty, t.tif
-    type_, limit_price, stop_price, exclude, replaces = (
-        t.type_,
-        t.limit_price,
-        t.stop_price,
-        t.exclude,
-        t.replaces,
-    )
-    triggered, effective = route.triggered, route.effective
+    """The writes: the order row, the replaced order, then the fills and what they move."""
+    account, sym, side, qty, tif = t.account, t.sym, t.side, t.qty, t.tif
     stamp = db.stamp()
-    filled = round(sum(t for _, t in plan), 4)
-    cost = sum(t * lvl["price"] for lvl, t in plan)
-    if filled >= qty:
-        status, reason = "filled", None
-    elif effective == "market":
-        status = "canceled"
-        reason = f"the book ran out after {_q(filled)} {sym}; the unfilled {_q(qty - filled)} was canceled"
-    elif tif == "ioc":
-        status = "canceled"
-        reason = f"immediate-or-cancel: {_q(qty - filled)} could not fill at once and was canceled"
-    else:
-        status, reason = ("partially_filled" if filled else "new"), None
+    filled = round(sum(take for _, take in plan), 4)
+    cost = sum(take * lvl["price"] for lvl, take in plan)
+    status, reason = _outcome(t, route, filled)
     order_id = db.add(
         Order,
         account_id=account["id"],
         symbol=sym,
         side=side,
-        type=type_,
+        type=t.type_,
         time_in_force=tif,
         qty=qty,
-        limit_price=limit_price,
-        stop_price=stop_price,
-        triggered=triggered,
+        limit_price=t.limit_price,
+        stop_price=t.stop_price,
+        triggered=route.triggered,
         status=status,
         filled_qty=filled,
         avg_fill_price=round(cost / filled, 4) if filled else None,
         status_reason=reason,
-        replaces_id=exclude,
+        replaces_id=t.exclude,
         created_at=stamp,
         updated_at=stamp,
     )
-    if replaces:
-        db.update(Order, replaces["id"], status="replaced", updated_at=stamp)
+    if t.replaces:
+        db.update(Order, t.replaces["id"], status="replaced", updated_at=stamp)
     if plan:
-        for lvl, take in plan:
-            rest = round(lvl["size"] - take, 4)
-            if rest <= 0:
-                db.delete(BookLevel, lvl["id"])
-            else:
-                db.execute("UPDATE book_levels SET size = ? WHERE id = ?", rest, lvl["id"])
-            db.add(
-                Fill,
-                order_id=order_id,
-                account_id=account["id"],
-                symbol=sym,
-                side=side,
-                qty=take,
-                price=lvl["price"],
-                at=stamp,
-            )
-        signed = filled if side == "buy" else -filled
-        db.execute(
-            "UPDATE accounts SET cash = ?, day_trade_count = day_trade_count + ? WHERE id = ?",
-            round(account["cash"] + (-cost if side == "buy" else cost), 2),
-            1 if day_trade else 0,
-            account["id"],
-        )
-        _apply_position(db, account["id"], sym, signed, cost / filled)
-        prices = [lvl["price"] for lvl, _ in plan]
-        best = db.one(
-            "SELECT (SELECT max(price) FROM book_levels WHERE symbol = ? AND side = 'bid') AS bid, "
-            "(SELECT min(price) FROM book_levels WHERE symbol = ? AND side = 'ask') AS ask",
-            sym,
-            sym,
-        )
-        db.update(
-            Instrument,
-            sym,
-            last=prices[-1],
-            volume=round(ins["volume"] + filled, 4),
-            day_high=max(ins["day_high"], *prices),
-            day_low=min(ins["day_low"], *prices),
-            bid=best["bid"],
-            ask=best["ask"],
-        )
+        _settle(db, t, order_id, plan, filled, cost, day_trade, stamp)
     return order_id, status
+
+
+def _settle(
+    db: Db,
+    t: _Ticket,
+    order_id: str,
+    plan: list[tuple[dict, float]],
+    filled: float,
+    cost: float,
+    day_trade: bool,
+    stamp: str,
+) -> None:
+    """Book levels taken, one fill per level, then cash, the position and the instrument's quote."""
+    account, ins, sym, side = t.account, t.ins, t.sym, t.side
+    for lvl, take in plan:
+        rest = round(lvl["size"] - take, 4)
+        if rest <= 0:
+            db.delete(BookLevel, lvl["id"])
+        else:
+            db.execute("UPDATE book_levels SET size = ? WHERE id = ?", rest, lvl["id"])
+        db.add(
+            Fill,
+            order_id=order_id,
+            account_id=account["id"],
+            symbol=sym,
+            side=side,
+            qty=take,
+            price=lvl["price"],
+            at=stamp,
+        )
+    signed = filled if side == "buy" else -filled
+    db.execute(
+        "UPDATE accounts SET cash = ?, day_trade_count = day_trade_count + ? WHERE id = ?",
+        round(account["cash"] + (-cost if side == "buy" else cost), 2),
+        1 if day_trade else 0,
+        account["id"],
+    )
+    _apply_position(db, account["id"], sym, signed, cost / filled)
+    prices = [lvl["price"] for lvl, _ in plan]
+    best = db.one(
+        "SELECT (SELECT max(price) FROM book_levels WHERE symbol = ? AND side = 'bid') AS bid, "
+        "(SELECT min(price) FROM book_levels WHERE symbol = ? AND side = 'ask') AS ask",
+        sym,
+        sym,
+    )
+    db.update(
+        Instrument,
+        sym,
+        last=prices[-1],
+        volume=round(ins["volume"] + filled, 4),
+        day_high=max(ins["day_high"], *prices),
+        day_low=min(ins["day_low"], *prices),
+        bid=best["bid"],
+        ask=best["ask"],
+    )
 
 
 def _describe(db: Db, t: _Ticket, route: _Route, order_id: str, status: str) -> dict:

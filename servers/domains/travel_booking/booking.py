@@ -129,6 +129,21 @@ def _legs(db: Db, flight_dates: list[str], cabin: str, n: int) -> list[dict]:
     return legs
 
 
+def _check_party(people: list[tuple[str, str, str]], first_day: date, bags: int) -> None:
+    """The lead passenger is an adult on the first flight day, and the bags are within the
+    per-passenger limit."""
+    if _age(people[0][2], first_day) < 18:
+        raise ToolError(
+            f"the lead passenger {people[0][0]} {people[0][1]} is {_age(people[0][2], first_day)} on {first_day}; "
+            "the lead passenger must be 18 or older"
+        )
+    n = len(people)
+    if bags > MAX_BAGS_PER_PASSENGER * n:
+        raise ToolError(
+            f"at most {MAX_BAGS_PER_PASSENGER} checked bags per passenger ({MAX_BAGS_PER_PASSENGER * n} for {n})"
+        )
+
+
 @travel_booking.tool(
     writes=[Itinerary, Segment, Passenger, Bag, Charge, FlightDate, PaymentMethod],
     returns=Itinerary,
@@ -165,17 +180,8 @@ def book_flight(
     card = _card(db, payment_method, me)
     people = _parse_people(passengers, me)
     legs = _legs(db, flight_dates, cabin, len(people))
-    first_day = date.fromisoformat(legs[0]["day"])
-    if _age(people[0][2], first_day) < 18:
-        raise ToolError(
-            f"the lead passenger {people[0][0]} {people[0][1]} is {_age(people[0][2], first_day)} on {first_day}; "
-            "the lead passenger must be 18 or older"
-        )
+    _check_party(people, date.fromisoformat(legs[0]["day"]), bags)
     n = len(people)
-    if bags > MAX_BAGS_PER_PASSENGER * n:
-        raise ToolError(
-            f"at most {MAX_BAGS_PER_PASSENGER} checked bags per passenger ({MAX_BAGS_PER_PASSENGER * n} for {n})"
-        )
     fare = round(sum(leg[_price_col(cabin)] * n for leg in legs), 2)
     free = FREE_BAGS[me["membership"]][cabin] * n
     paid_bags = max(0, bags - free)
@@ -268,6 +274,28 @@ def _new_trip(db: Db, me: dict, legs: list[dict], cabin: str | None, n: int, ins
     )
 
 
+def _room_fits(db: Db, room: dict, guests: int, check_in: str, nights: int, check_out: str) -> None:
+    """The room type sleeps the party and one room of it is free on every night of the stay."""
+    room_type = room["id"]
+    if guests > room["capacity"]:
+        raise ToolError(
+            f"room type {room_type} ({room['name']}) sleeps {room['capacity']}; {guests} guests asked"
+        )
+    if _rooms_free(db, room, check_in, nights) <= 0:
+        raise ToolError(f"no {room['name']} ({room_type}) is free every night from {check_in} to {check_out}")
+
+
+def _stay_trip(db: Db, me: dict, guests: int, hotel: dict, check_in: str) -> dict:
+    """A new itinerary for a stay booked on its own, titled after the city and the first night."""
+    trip = _new_trip(db, me, [], None, guests, False)
+    db.update(
+        Itinerary,
+        trip["id"],
+        title=f"{hotel['city']} stay, {date.fromisoformat(check_in).strftime('%b %-d')}",
+    )
+    return trip
+
+
 @travel_booking.tool(
     writes=[Itinerary, Stay, Charge, PaymentMethod],
     returns=Stay,
@@ -302,23 +330,13 @@ def book_hotel(
     card = _card(db, payment_method, me)
     room = db.get(RoomType, room_type)
     check_out = _stay_dates(db, check_in, nights)
-    if guests > room["capacity"]:
-        raise ToolError(
-            f"room type {room_type} ({room['name']}) sleeps {room['capacity']}; {guests} guests asked"
-        )
-    if _rooms_free(db, room, check_in, nights) <= 0:
-        raise ToolError(f"no {room['name']} ({room_type}) is free every night from {check_in} to {check_out}")
+    _room_fits(db, room, guests, check_in, nights, check_out)
     total = round(room["nightly_price"] * nights, 2)
     trip = _trip(db, itinerary, me) if itinerary else None
     _within_budget(db, me, (trip["total_paid"] if trip else 0) + total, "this stay")
     hotel = db.one("SELECT name, city FROM hotels WHERE id = ?", room["hotel_id"])
     if trip is None:
-        trip = _new_trip(db, me, [], None, guests, False)
-        db.update(
-            Itinerary,
-            trip["id"],
-            title=f"{hotel['city']} stay, {date.fromisoformat(check_in).strftime('%b %-d')}",
-        )
+        trip = _stay_trip(db, me, guests, hotel, check_in)
     stay = db.insert(
         Stay,
         itinerary_id=trip["id"],

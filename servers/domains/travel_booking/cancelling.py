@@ -70,6 +70,21 @@ def _stay_refund(db: Db, stay: dict) -> float:
     return stay["total_paid"] if hours >= 24 else round(stay["total_paid"] - stay["nightly_price"], 2)
 
 
+def _release(db: Db, trip: dict, segs: list[dict], stays: list[dict]) -> None:
+    """Cancel the booked segments, giving their seats back to the flights, and the stays."""
+    for s in segs:
+        if s["status"] == "booked":
+            fd = db.get(FlightDate, s["flight_date_id"])
+            db.update(
+                FlightDate,
+                fd["id"],
+                **{_seats_col(s["cabin"]): fd[_seats_col(s["cabin"])] + trip["passengers"]},
+            )
+            db.update(Segment, s["id"], status="cancelled")
+    for st in stays:
+        db.update(Stay, st["id"], status="cancelled")
+
+
 @travel_booking.tool(
     writes=[Itinerary, Segment, Stay, FlightDate, Charge, PaymentMethod],
     returns=Itinerary,
@@ -117,17 +132,7 @@ def cancel_itinerary(
             f"cancelling itinerary {itinerary} ({trip['code']}) refunds nothing ({why}); "
             "call again with accept_no_refund=true to cancel anyway"
         )
-    for s in segs:
-        if s["status"] == "booked":
-            fd = db.get(FlightDate, s["flight_date_id"])
-            db.update(
-                FlightDate,
-                fd["id"],
-                **{_seats_col(s["cabin"]): fd[_seats_col(s["cabin"])] + trip["passengers"]},
-            )
-            db.update(Segment, s["id"], status="cancelled")
-    for st in stays:
-        db.update(Stay, st["id"], status="cancelled")
+    _release(db, trip, segs, stays)
     db.update(Itinerary, itinerary, status="cancelled", cancelled_at=db.stamp(), cancel_reason=reason)
     if refund:
         _pay(db, _refund_card(db, itinerary), itinerary, -refund, f"Refund on cancellation ({why})")

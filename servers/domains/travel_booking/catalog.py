@@ -289,6 +289,39 @@ def get_flight_status(db: Db, flight_number: Ref[Flight], day: StatusDay) -> dic
 # -- hotels -----------------------------------------------------------------------------------------
 
 
+def _cheapest_free_room(
+    db: Db, h: dict, guests: int, max_price: float | None, check_in: str, nights: int
+) -> dict | None:
+    """The hotel's cheapest room type that sleeps the party, fits the price and is free every night."""
+    rooms = db.all(
+        "SELECT * FROM room_types WHERE hotel_id = ? AND capacity >= ? ORDER BY nightly_price",
+        h["id"],
+        guests,
+    )
+    for r in rooms:
+        if (max_price is None or r["nightly_price"] <= max_price) and _rooms_free(
+            db, r, check_in, nights
+        ) > 0:
+            return r
+    return None
+
+
+def _hotel_offer(h: dict, r: dict, nights: int) -> dict:
+    """A hotel as a search lists it, with the room type offered and the stay's total."""
+    return {
+        "hotel": h["id"],
+        "name": h["name"],
+        "stars": h["stars"],
+        "rating": h["rating"],
+        "address": h["address"],
+        "room_type": r["id"],
+        "room": r["name"],
+        "nightly_price": r["nightly_price"],
+        "total": round(r["nightly_price"] * nights, 2),
+        "refundable": bool(r["refundable"]),
+    }
+
+
 @travel_booking.tool(
     returns=Hotel,
     says=[
@@ -328,30 +361,9 @@ def search_hotels(
     for h in hotels:
         if min_stars and h["stars"] < min_stars:
             continue
-        rooms = db.all(
-            "SELECT * FROM room_types WHERE hotel_id = ? AND capacity >= ? ORDER BY nightly_price",
-            h["id"],
-            guests,
-        )
-        for r in rooms:
-            if (max_price is None or r["nightly_price"] <= max_price) and _rooms_free(
-                db, r, check_in, nights
-            ) > 0:
-                out.append(
-                    {
-                        "hotel": h["id"],
-                        "name": h["name"],
-                        "stars": h["stars"],
-                        "rating": h["rating"],
-                        "address": h["address"],
-                        "room_type": r["id"],
-                        "room": r["name"],
-                        "nightly_price": r["nightly_price"],
-                        "total": round(r["nightly_price"] * nights, 2),
-                        "refundable": bool(r["refundable"]),
-                    }
-                )
-                break
+        r = _cheapest_free_room(db, h, guests, max_price, check_in, nights)
+        if r is not None:
+            out.append(_hotel_offer(h, r, nights))
     out.sort(key=lambda o: (o["nightly_price"], o["hotel"]))
     return {
         "city": city,

@@ -175,6 +175,22 @@ def get_invoice(db: Db, access_token: Token, itinerary: AnyTrip) -> dict:
 # -- changes -----------------------------------------------------------------------------------
 
 
+def _changed_flight_date(db: Db, segment: str, old: dict, route: dict, number: str, day: str) -> dict:
+    """The flight date a segment changes to: same route, flying that day, and not the one it is on."""
+    new_flight = db.get(Flight, number)
+    if (new_flight["origin"], new_flight["destination"]) != (route["origin"], route["destination"]):
+        raise ToolError(
+            f"flight {number} flies {new_flight['origin']}-{new_flight['destination']}; a change keeps the route "
+            f"{route['origin']}-{route['destination']}"
+        )
+    new = db.one("SELECT * FROM flight_dates WHERE flight_id = ? AND day = ?", number, day)
+    if new is None:
+        raise ToolError(f"flight {number} does not fly on {day}")
+    if new["id"] == old["id"]:
+        raise ToolError(f"segment {segment} is already on {number} on {day}")
+    return new
+
+
 @travel_booking.tool(
     writes=[Segment, FlightDate, Itinerary, Charge, PaymentMethod],
     returns=Segment,
@@ -211,17 +227,7 @@ def change_flight(
     old = db.get(FlightDate, seg["flight_date_id"])
     route = db.get(Flight, old["flight_id"])
     number = flight_number or old["flight_id"]
-    new_flight = db.get(Flight, number)
-    if (new_flight["origin"], new_flight["destination"]) != (route["origin"], route["destination"]):
-        raise ToolError(
-            f"flight {number} flies {new_flight['origin']}-{new_flight['destination']}; a change keeps the route "
-            f"{route['origin']}-{route['destination']}"
-        )
-    new = db.one("SELECT * FROM flight_dates WHERE flight_id = ? AND day = ?", number, day)
-    if new is None:
-        raise ToolError(f"flight {number} does not fly on {day}")
-    if new["id"] == old["id"]:
-        raise ToolError(f"segment {segment} is already on {number} on {day}")
+    new = _changed_flight_date(db, segment, old, route, number, day)
     fee = _change_fee(db, seg["cabin"], old["departs_utc"], trip["passengers"])
     _bookable(db, new, seg["cabin"], trip["passengers"])
     price = round(new[_price_col(seg["cabin"])] * trip["passengers"], 2)

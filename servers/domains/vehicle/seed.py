@@ -19,7 +19,7 @@ from servers.domains.vehicle.model import (
     VehicleAccess,
     vehicle,
 )
-from servers.kit import Seeder, geo
+from servers.kit import Person, Seeder, geo
 from servers.kit.db import format_id
 
 # -- seed data ----------------------------------------------------------------------------------
@@ -104,6 +104,8 @@ def _vin(s: Seeder, code: str, n: int) -> str:
 
 
 def _base_car(s: Seeder, n: int, powertrain: str, city: str, units: str, home: geo.Address | None) -> dict:
+    """Long because it is one row literal, and each column's random value is drawn in the order the columns are
+    listed, which fixes the snapshot bytes."""
     make, model, tank, lp100, kwh, kwhp100, psi, code = s.pick(MODELS[powertrain])
     where = home or geo.address(city, s.rng.randrange(len(geo.STREET_NAMES)), s.rng.randint(1, 400))
     car = {
@@ -226,28 +228,36 @@ def _set_state(s: Seeder, car: dict, state: str) -> None:
         car["climate_on"] = True
 
 
-def _seed_vehicles(s: Seeder, people: list, drivers: list[dict]) -> tuple[list[dict], list[dict]]:
-    persona, partner = people[0], people[1]
-    me, partner_id = drivers[0]["id"], drivers[1]["id"]
-    home = persona.home
-    granted = s.day_offset(-900, -30)
-    employer = s.world.employer(persona).name
-    fleet_name = f"{employer} fleet"
-    cars: list[dict] = []
-    keys: list[dict] = []
+def _random_states(s: Seeder, car: dict) -> list[str]:
+    """The situations of an unpinned car: connectivity, then what it is doing, charging, doors,
+    tires and extras (a moving car has no open door or low tire)."""
+    states: list[str] = []
+    roll = s.rng.random()
+    states.append("asleep" if roll < 0.33 else "offline" if roll < 0.42 else "online")
+    if states[0] == "online":
+        r = s.rng.random()
+        states.append(
+            "running" if r < 0.03 else "moving" if r < 0.04 else "cruising" if r < 0.05
+            else "accessory" if r < 0.07 else "parked"
+        )  # fmt: skip
+        if states[-1] == "parked" and s.chance(0.1):
+            states.append("climate")
+    if car["battery_kwh"] and "running" not in states and s.chance(0.75):
+        states.append(s.pick(["plugged"] * 14 + ["charging"] * 4 + ["complete"] * 2))
+    for state, p in (("unlocked", 0.08), ("door_open", 0.015), ("low_tire", 0.07)):
+        if s.chance(p) and not any(x in states for x in ("moving", "cruising")):
+            states.append(state)
+    for state, p in (("low_energy", 0.1), ("valet", 0.02), ("navigating", 0.1)):
+        if s.chance(p):
+            states.append(state)
+    return states
 
-    def key(car: dict, driver: str, role: str) -> None:
-        keys.append(
-            {
-                "id": format_id("VAC", len(keys) + 1),
-                "vehicle_id": car["id"],
-                "driver_id": driver,
-                "role": role,
-                "granted_at": s.day_offset(-900, -1),
-            }
-        )
 
-    # The persona's own cars: an EV asleep at home on the charger, and an ICE car that needs care.
+def _household_cars(
+    s: Seeder, persona: Person, partner: Person, home: geo.Address
+) -> tuple[dict, dict, dict]:
+    """The persona's own cars (an EV asleep at home on the charger, an ICE car that needs care) and
+    the partner's plug-in hybrid, all parked at home."""
     ev = _base_car(s, 1, "ev", persona.city, "imperial", home)
     ev.update(make="Tesla", model="Model Y", battery_kwh=75.0, kwh_per_100km=16.0, tire_recommended=42.0)
     ev.update(
@@ -272,6 +282,52 @@ def _seed_vehicles(s: Seeder, people: list, drivers: list[dict]) -> tuple[list[d
     )
     hybrid.update(nickname=f"{partner.first_name}'s RAV4", parking_brake=False)
     hybrid.update({f"tire_{t}": 35.0 for t in TIRES})
+    return ev, ice, hybrid
+
+
+def _grant(s: Seeder, keys: list[dict], car: dict, driver: str, role: str) -> None:
+    """Give a driver a key to a car, granted some day in the last two and a half years."""
+    keys.append(
+        {
+            "id": format_id("VAC", len(keys) + 1),
+            "vehicle_id": car["id"],
+            "driver_id": driver,
+            "role": role,
+            "granted_at": s.day_offset(-900, -1),
+        }
+    )
+
+
+def _other_car(s: Seeder, n: int, pin: str | None, others: list[dict]) -> tuple[dict, bool, dict]:
+    """Car ``n`` of someone else, its powertrain fitting its pinned situation if it has one; pinned
+    cars are all in the employer's fleet, others mostly. Returns the car, whether it is a fleet car,
+    and the driver who would own it otherwise."""
+    pt = s.pick(["ev"] * 40 + ["ice"] * 48 + ["hybrid"] * 12)
+    if pin in ("plugged", "charging", "complete", "low_energy"):
+        pt = "ev"
+    elif pin == "empty":
+        pt = "ice"
+    is_fleet = pin is not None or s.chance(0.85)
+    owner = others[s.rng.randrange(len(others))]
+    city = geo.city(s.pick([c.name for c in geo.CITIES])) if is_fleet else geo.city(owner["city"])
+    units = "metric" if city.country != "US" else ("metric" if s.chance(0.35) else "imperial")
+    return _base_car(s, n, pt, city.name, units, None), is_fleet, owner
+
+
+def _seed_vehicles(s: Seeder, people: list, drivers: list[dict]) -> tuple[list[dict], list[dict]]:
+    persona, partner = people[0], people[1]
+    me, partner_id = drivers[0]["id"], drivers[1]["id"]
+    home = persona.home
+    granted = s.day_offset(-900, -30)
+    employer = s.world.employer(persona).name
+    fleet_name = f"{employer} fleet"
+    cars: list[dict] = []
+    keys: list[dict] = []
+
+    def key(car: dict, driver: str, role: str) -> None:
+        _grant(s, keys, car, driver, role)
+
+    ev, ice, hybrid = _household_cars(s, persona, partner, home)
     for car in (ev, ice, hybrid):
         car["year"] = {1: 2024, 2: 2021, 3: 2023}[int(car["id"][-1])]
         cars.append(car)
@@ -291,38 +347,9 @@ def _seed_vehicles(s: Seeder, people: list, drivers: list[dict]) -> tuple[list[d
     n_total = s.count(small=60, medium=1000, large=15_000)
     others = drivers[2:]
     for n in range(4, n_total + 1):
-        pt = s.pick(["ev"] * 40 + ["ice"] * 48 + ["hybrid"] * 12)
-        if n - 4 < len(pinned) and pinned[n - 4] in ("plugged", "charging", "complete", "low_energy"):
-            pt = "ev"
-        elif n - 4 < len(pinned) and pinned[n - 4] == "empty":
-            pt = "ice"
-        is_fleet = n - 4 < len(pinned) or s.chance(0.85)
-        owner = others[s.rng.randrange(len(others))]
-        city = geo.city(s.pick([c.name for c in geo.CITIES])) if is_fleet else geo.city(owner["city"])
-        units = "metric" if city.country != "US" else ("metric" if s.chance(0.35) else "imperial")
-        car = _base_car(s, n, pt, city.name, units, None)
-        states: list[str] = []
-        if n - 4 < len(pinned):
-            states.append(pinned[n - 4])
-        else:
-            roll = s.rng.random()
-            states.append("asleep" if roll < 0.33 else "offline" if roll < 0.42 else "online")
-            if states[0] == "online":
-                r = s.rng.random()
-                states.append(
-                    "running" if r < 0.03 else "moving" if r < 0.04 else "cruising" if r < 0.05
-                    else "accessory" if r < 0.07 else "parked"
-                )  # fmt: skip
-                if states[-1] == "parked" and s.chance(0.1):
-                    states.append("climate")
-            if car["battery_kwh"] and "running" not in states and s.chance(0.75):
-                states.append(s.pick(["plugged"] * 14 + ["charging"] * 4 + ["complete"] * 2))
-            for state, p in (("unlocked", 0.08), ("door_open", 0.015), ("low_tire", 0.07)):
-                if s.chance(p) and not any(x in states for x in ("moving", "cruising")):
-                    states.append(state)
-            for state, p in (("low_energy", 0.1), ("valet", 0.02), ("navigating", 0.1)):
-                if s.chance(p):
-                    states.append(state)
+        pin = pinned[n - 4] if n - 4 < len(pinned) else None
+        car, is_fleet, owner = _other_car(s, n, pin, others)
+        states = [pin] if pin else _random_states(s, car)
         for state in states:
             _set_state(s, car, state)
         if is_fleet:
@@ -367,6 +394,75 @@ def _seed_centers(s: Seeder) -> list[dict]:
     return rows
 
 
+def _car_trips(s: Seeder, car: dict, drivers: list[str], low: int, high: int, trips: list[dict]) -> None:
+    """Past trips between random addresses of the car's city, by its key holders."""
+    streets = len(geo.STREET_NAMES)
+    for _ in range(s.rng.randint(low, high)):
+        a = geo.address(car["city"], s.rng.randrange(streets), s.rng.randint(1, 400))
+        b = geo.address(car["city"], s.rng.randrange(streets), s.rng.randint(1, 400))
+        leg = geo.route(a.lat, a.lon, b.lat, b.lon)
+        km = max(0.5, leg["distance_km"] + round(s.rng.uniform(0, 20), 1))
+        start = s.now - timedelta(days=s.rng.randint(1, 60), minutes=s.rng.randint(0, 1439))
+        end = start + timedelta(minutes=int(km / 35 * 60) + 3)
+        ev = car["powertrain"] == "ev" or (car["powertrain"] == "hybrid" and km < 40)
+        used = km * (car["kwh_per_100km"] if ev else car["fuel_per_100km"]) / 100
+        trips.append(
+            {
+                "id": format_id("TRP", len(trips) + 1),
+                "vehicle_id": car["id"],
+                "driver_id": s.pick(drivers),
+                "started_at": start.isoformat(),
+                "ended_at": end.isoformat(),
+                "from_address": a.line,
+                "to_address": b.line,
+                "distance_km": round(km, 1),
+                "energy_used": round(used, 2),
+                "energy_unit": "kWh" if ev else "L",
+            }
+        )
+
+
+def _car_alerts(s: Seeder, car: dict, alerts: list[dict]) -> None:
+    """Alerts for what is wrong with the car now, sometimes a reminder, and often a cleared one."""
+
+    def alert(code: str, message: str, cleared: bool) -> None:
+        at = s.moment_offset(-20, -1) if cleared else s.moment_offset(-3, 0)
+        alerts.append(
+            {
+                "id": format_id("ALR", len(alerts) + 1),
+                "vehicle_id": car["id"],
+                "code": code,
+                "message": message,
+                "at": at if at <= s.now.isoformat() else s.now.isoformat(timespec="seconds"),
+                "cleared": cleared,
+                "cleared_at": at if cleared else None,
+            }
+        )
+
+    for code, message in _active_conditions(car):
+        alert(code, message, False)
+    if s.chance(0.12):
+        code = s.pick(["SERVICE_DUE", "SOFTWARE_UPDATE", "WASHER_FLUID_LOW", "TIRE_ROTATION_DUE"])
+        alert(code, ALERT_TEXT[code], False)
+    if s.chance(0.6):
+        code = s.pick(sorted(ALERT_TEXT))
+        alert(code, ALERT_TEXT[code].format(tire="front left"), True)
+
+
+def _car_commands(s: Seeder, car: dict, drivers: list[str], log: list[dict]) -> None:
+    """One to three commands sent to the car from the app in the past month."""
+    for _ in range(s.rng.randint(1, 3)):
+        log.append(
+            {
+                "vehicle_id": car["id"],
+                "driver_id": s.pick(drivers),
+                "command": s.pick(["lock_doors", "set_climate", "wake_vehicle", "set_headlights"]),
+                "detail": "sent from the mobile app",
+                "at": s.moment_offset(-30, -1),
+            }
+        )
+
+
 def _seed_history(s: Seeder, cars: list[dict], keys: list[dict]) -> None:
     """Past trips, alerts that match each car's state, and past commands."""
     holders: dict[str, list[str]] = {}
@@ -374,64 +470,10 @@ def _seed_history(s: Seeder, cars: list[dict], keys: list[dict]) -> None:
         holders.setdefault(k["vehicle_id"], []).append(k["driver_id"])
     low, high = s.count(small=(3, 9), medium=(6, 18), large=(4, 10))
     trips, alerts, log = [], [], []
-    streets = len(geo.STREET_NAMES)
     for car in cars:
-        for _ in range(s.rng.randint(low, high)):
-            a = geo.address(car["city"], s.rng.randrange(streets), s.rng.randint(1, 400))
-            b = geo.address(car["city"], s.rng.randrange(streets), s.rng.randint(1, 400))
-            leg = geo.route(a.lat, a.lon, b.lat, b.lon)
-            km = max(0.5, leg["distance_km"] + round(s.rng.uniform(0, 20), 1))
-            start = s.now - timedelta(days=s.rng.randint(1, 60), minutes=s.rng.randint(0, 1439))
-            end = start + timedelta(minutes=int(km / 35 * 60) + 3)
-            ev = car["powertrain"] == "ev" or (car["powertrain"] == "hybrid" and km < 40)
-            used = km * (car["kwh_per_100km"] if ev else car["fuel_per_100km"]) / 100
-            trips.append(
-                {
-                    "id": format_id("TRP", len(trips) + 1),
-                    "vehicle_id": car["id"],
-                    "driver_id": s.pick(holders[car["id"]]),
-                    "started_at": start.isoformat(),
-                    "ended_at": end.isoformat(),
-                    "from_address": a.line,
-                    "to_address": b.line,
-                    "distance_km": round(km, 1),
-                    "energy_used": round(used, 2),
-                    "energy_unit": "kWh" if ev else "L",
-                }
-            )
-
-        def alert(code: str, message: str, cleared: bool, car: dict = car) -> None:
-            at = s.moment_offset(-20, -1) if cleared else s.moment_offset(-3, 0)
-            alerts.append(
-                {
-                    "id": format_id("ALR", len(alerts) + 1),
-                    "vehicle_id": car["id"],
-                    "code": code,
-                    "message": message,
-                    "at": at if at <= s.now.isoformat() else s.now.isoformat(timespec="seconds"),
-                    "cleared": cleared,
-                    "cleared_at": at if cleared else None,
-                }
-            )
-
-        for code, message in _active_conditions(car):
-            alert(code, message, False)
-        if s.chance(0.12):
-            code = s.pick(["SERVICE_DUE", "SOFTWARE_UPDATE", "WASHER_FLUID_LOW", "TIRE_ROTATION_DUE"])
-            alert(code, ALERT_TEXT[code], False)
-        if s.chance(0.6):
-            code = s.pick(sorted(ALERT_TEXT))
-            alert(code, ALERT_TEXT[code].format(tire="front left"), True)
-        for _ in range(s.rng.randint(1, 3)):
-            log.append(
-                {
-                    "vehicle_id": car["id"],
-                    "driver_id": s.pick(holders[car["id"]]),
-                    "command": s.pick(["lock_doors", "set_climate", "wake_vehicle", "set_headlights"]),
-                    "detail": "sent from the mobile app",
-                    "at": s.moment_offset(-30, -1),
-                }
-            )
+        _car_trips(s, car, holders[car["id"]], low, high, trips)
+        _car_alerts(s, car, alerts)
+        _car_commands(s, car, holders[car["id"]], log)
     s.add(Trip, trips)
     s.add(Alert, alerts)
     # ids in time order, so the newest command has the highest id (as the tools' new rows will)

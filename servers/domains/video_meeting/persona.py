@@ -14,7 +14,6 @@ PLANNING, WEBINAR, OFFICE_HOURS, ONE_ON_ONE, DESIGN, INTERVIEW = (f"MTG-00000{i}
 def seed_persona(b: Build, me: dict) -> None:
     w, tz = b.s.world, me["timezone"]
     mates = [u for u in b.members[me["account_id"]] if u is not me][:12]
-    first = mates[0]["name"].split()[0]
     today = b.now.date()
 
     def on(day: date, hour: int, minute: int = 0) -> datetime:
@@ -52,7 +51,15 @@ def seed_persona(b: Build, me: dict) -> None:
     )  # fmt: skip
     for k, status in enumerate(("pending",) * 3 + ("approved",) * 2):
         b.register(office, w.people[len(w.people) // 3 + k], status)
-    # MTG-000004..000009: upcoming
+    _upcoming(b, me, mates, on, people)
+    _previous(b, me, mates, on, today)
+    _others(b, me, mates)
+
+
+def _upcoming(b: Build, me: dict, mates: list[dict], on, people) -> None:
+    """MTG-000004..000009: her upcoming meetings (a weekly 1:1, reviews, an interview, a standup)."""
+    w = b.s.world
+    first = mates[0]["name"].split()[0]
     one = b.meeting(
         me, f"1:1 with {first}", "recurring_fixed", on(date(2026, 4, 1), 11), 30, "waiting",
         recurrence="weekly", waiting_room=False,
@@ -74,8 +81,6 @@ def seed_persona(b: Build, me: dict) -> None:
         recurrence="weekdays", waiting_room=False,
     )  # fmt: skip
     b.invite(standup, people(mates[:6]))
-    _previous(b, me, mates, on, today)
-    _others(b, me, mates)
 
 
 def _previous(b: Build, me: dict, mates: list[dict], on, today: date) -> None:
