@@ -80,20 +80,7 @@ def build_http_app(
     for route in admin_routes(env, admin_token, binder):
         mcp.custom_route(route.path, methods=sorted(route.methods - {"HEAD"}))(route.endpoint)
 
-    @mcp.custom_route("/health", methods=["GET"])
-    async def health(request: Request) -> JSONResponse:
-        return JSONResponse(
-            {
-                "status": "ok",
-                "domains": [d.name for d in env.domains],
-                "tools": len(env.visible_tools()),
-                "seed": env.seed,
-                "scale": env.scale,
-                "sessions": len(env.store),
-                "tasks": len(binder.tasks),
-                **({"shard": health_extra()} if health_extra is not None else {}),
-            }
-        )
+    _add_health(mcp, env, binder, health_extra)
 
     guard = {
         "host_origin_protection": True,
@@ -115,6 +102,27 @@ def build_http_app(
         binder=binder,
         body_timeout=body_timeout,
     )
+
+
+def _add_health(
+    mcp: Any, env: Environment, binder: Binder, extra: Callable[[], dict[str, Any]] | None
+) -> None:
+    """``GET /health``: what is served and how much is live; a shard adds its own facts (``extra``)."""
+
+    @mcp.custom_route("/health", methods=["GET"])
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse(
+            {
+                "status": "ok",
+                "domains": [d.name for d in env.domains],
+                "tools": len(env.visible_tools()),
+                "seed": env.seed,
+                "scale": env.scale,
+                "sessions": len(env.store),
+                "tasks": len(binder.tasks),
+                **({"shard": extra()} if extra is not None else {}),
+            }
+        )
 
 
 def run_stdio(env: Environment) -> None:
