@@ -112,8 +112,6 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         )
     if not args.ray and (args.ray_address or args.route_prefix != "/"):
         raise UsageError("--ray-address and --route-prefix need --ray")
-    if args.ray:
-        require("ray", "--ray")
     if not args.route_prefix.startswith("/"):
         raise UsageError(f"--route-prefix must start with '/', got {args.route_prefix!r}")
     if args.fd is not None and (args.ray or args.workers > 1):
@@ -132,6 +130,8 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(
             f"--max-worlds and --max-world-mb must be >= 0, got {args.max_worlds} and {args.max_world_mb:g}"
         )
+    if args.ray:  # after the options' own checks: a wrong option is named whether or not Ray is here
+        require("ray", "--ray")
     return {
         "max_body": int(args.max_body_mb * 1024 * 1024),
         "default_preset": preset,
