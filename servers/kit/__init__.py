@@ -27,6 +27,7 @@ from servers.kit.types import (
     Sensitive,
     ShortText,
     Tags,
+    whole_cents,
 )
 from servers.kit.world import Person, World, world
 
@@ -41,6 +42,7 @@ __all__ = [
     "LongText",
     "Moment",
     "Money",
+    "whole_cents",
     "Month",
     "Near",
     "Offset",
