@@ -21,6 +21,7 @@ from state.snapshot import (
 from state.store import (
     Custodian,
     Episode,
+    EpisodeExpired,
     EpisodeStore,
     EpisodeUnavailable,
     NotHeld,
@@ -34,6 +35,7 @@ __all__ = [
     "Checkpoint",
     "Custodian",
     "Episode",
+    "EpisodeExpired",
     "EpisodeStore",
     "EpisodeUnavailable",
     "Fork",

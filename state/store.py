@@ -5,6 +5,10 @@ all from the same set of snapshots. The store maps env-session ids (the id a
 client sends, nothing more) to episodes, evicts idle ones after a TTL, refuses
 new ones when full, and releases them on request. MCP has no session-end hook,
 so the TTL is what keeps abandoned rollouts from holding memory forever.
+
+An evicted id is remembered: its next use is refused with :class:`EpisodeExpired` until the client
+resets, binds or releases it, because quietly forking a fresh world under the old id would let a
+rollout that merely paused carry on (and be rewarded) in a world it never built.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -31,6 +36,15 @@ class EpisodeUnavailable(RuntimeError):
 
 class StoreFull(EpisodeUnavailable):
     """No room for another episode; the message says how to make room."""
+
+
+class EpisodeExpired(EpisodeUnavailable):
+    """The env session sat idle past the TTL and its episode was dropped; a reset or bind renews it."""
+
+    status = 410  # Gone
+
+
+EXPIRED_REMEMBERED = 100_000  # evicted ids kept for their refusal (~100 bytes each); oldest go first
 
 
 class Custodian(Protocol):
@@ -154,15 +168,21 @@ class EpisodeStore:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _trim: TrimPolicy = field(default_factory=TrimPolicy)
     custodian: Custodian | None = None
+    remember_expired: int = EXPIRED_REMEMBERED
+    _expired: OrderedDict[str, None] = field(default_factory=OrderedDict)
 
     def get(self, env_id: str, *, create: bool = True, renew: bool = False) -> Episode:
         """The episode for ``env_id``, forked on first use.
 
         ``renew`` says the caller starts it afresh anyway (a reset), which a custodian may allow
-        where it refuses a plain first use."""
+        where it refuses a plain first use, and which an expired id needs."""
         with self._lock:
             ep = self._episodes.get(env_id)
+            if ep is not None and not renew and self._idle(ep, self.clock()):
+                self._expire_locked(env_id)
+                ep = None
             if ep is None:
+                self._admit_expired_locked(env_id, renew=renew)
                 if self.custodian is not None:
                     self.custodian.admit(env_id, renew=renew)
                 if not create:
@@ -183,7 +203,11 @@ class EpisodeStore:
         An explicit bind is a fresh start (``renew``), which a custodian may allow for a lost id."""
         with self._lock:
             old = self._episodes.get(env_id)
+            if old is not None and not renew and self._idle(old, self.clock()):
+                self._expire_locked(env_id)
+                old = None
             if old is None:
+                self._admit_expired_locked(env_id, renew=renew)
                 if self.custodian is not None:
                     self.custodian.admit(env_id, renew=renew)
                 self._make_room_locked()
@@ -204,9 +228,13 @@ class EpisodeStore:
             )
 
     def release(self, env_id: str) -> bool:
+        """Drop ``env_id``'s episode, or forget that it expired; whether the id was known."""
         with self._lock:
             ep = self._episodes.pop(env_id, None)
             known = self.custodian.closed(env_id) if self.custodian is not None else False
+            if env_id in self._expired:
+                del self._expired[env_id]
+                known = True
         if ep is None:
             return known
         self._close(ep)
@@ -224,12 +252,36 @@ class EpisodeStore:
 
     def _evict_locked(self) -> int:
         now = self.clock()
-        stale = [k for k, ep in self._episodes.items() if now - ep.last_used > self.idle_ttl]
+        stale = [k for k, ep in self._episodes.items() if self._idle(ep, now)]
         for k in stale:
-            self._close(self._episodes.pop(k))
-            if self.custodian is not None:
-                self.custodian.closed(k)
+            self._expire_locked(k)
         return len(stale)
+
+    def _idle(self, ep: Episode, now: float) -> bool:
+        return now - ep.last_used > self.idle_ttl
+
+    def _expire_locked(self, env_id: str) -> None:
+        """Drop an idle episode and remember the id, so its next use is refused, not re-forked."""
+        self._close(self._episodes.pop(env_id))
+        if self.custodian is not None:
+            self.custodian.closed(env_id)
+        self._expired[env_id] = None
+        self._expired.move_to_end(env_id)
+        while len(self._expired) > self.remember_expired:
+            self._expired.popitem(last=False)
+
+    def _admit_expired_locked(self, env_id: str, *, renew: bool) -> None:
+        """Refuse an expired id unless the caller starts it afresh (a reset or a bind)."""
+        if env_id not in self._expired:
+            return
+        if not renew:
+            raise EpisodeExpired(
+                f"env session {env_id!r} expired after {self.idle_ttl:g} s idle; reset or bind it again "
+                f"(POST /admin/sessions/{env_id}/reset or /bind), or release it (DELETE "
+                f"/admin/sessions/{env_id}) and the next call starts afresh. The state it had is gone; "
+                "serve with a longer --idle-ttl if rollouts pause longer"
+            )
+        del self._expired[env_id]
 
     def __len__(self) -> int:
         return len(self._episodes)
@@ -249,6 +301,7 @@ class EpisodeStore:
             "count": len(eps),
             "max_sessions": self.max_sessions,
             "idle_ttl_seconds": self.idle_ttl,
+            "expired_remembered": len(self._expired),
             "forked_databases": forked,
             "memory_bytes": sum(ep.memory_bytes() for ep in eps),
         }

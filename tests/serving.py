@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import random
 import socket
@@ -11,8 +13,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+
+PROTOCOL = "2026-07-28"  # stateless MCP: a tools/call needs no handshake
+META = {"io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientCapabilities": {}}
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -127,3 +133,32 @@ def random_banking_calls(rng: random.Random, n: int) -> list[tuple[str, dict]]:
         else:
             calls.append(("banking_get_balance", {"account": a}))
     return calls
+
+
+def post_tool_call(base: str, name: str, body: bytes, sid: str) -> dict[str, Any]:
+    """One raw stateless MCP ``tools/call`` (the body exactly as given, so ``NaN`` can be sent as
+    JSON text) on env session ``sid``; the JSON-RPC reply."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": PROTOCOL,
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": name,
+        "X-Env-Session": sid,
+    }
+    conn.request("POST", "/mcp", body, headers)
+    r = conn.getresponse()
+    status, text = r.status, r.read().decode()
+    conn.close()
+    assert status == 200, (status, text)
+    assert "Traceback" not in text
+    if not text.startswith("{"):  # an event stream: the reply is its data line
+        text = next(line[5:] for line in text.splitlines() if line.startswith("data:"))
+    return json.loads(text)
+
+
+def tool_call_body(name: str, arguments: dict[str, Any]) -> bytes:
+    params = {"name": name, "arguments": arguments, "_meta": META}
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()

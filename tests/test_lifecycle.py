@@ -393,3 +393,26 @@ def test_snapshots_are_identical_in_two_fresh_processes(tmp_path, make_env) -> N
     for name, (sha, logical) in first.items():  # and the same as this process built
         here = make_env(name).snapshots()[name]
         assert (here.sha256, here.logical_hash) == (sha, logical), name
+
+
+def test_an_expired_id_is_refused_until_renewed_or_released(env) -> None:
+    from state import EpisodeExpired
+
+    t = [0.0]
+    store = EpisodeStore(env.snapshots, idle_ttl=10, clock=lambda: t[0], remember_expired=2)
+    a = store.get("a")
+    bump(a.fork("banking"))
+    store.get("b"), store.get("c")
+    t[0] = 11.0
+    with pytest.raises(
+        EpisodeExpired, match="env session 'a' expired after 10 s idle; reset or bind it again"
+    ):
+        store.get("a")  # found stale on its own next use, not only by an eviction sweep
+    assert store.evict_idle() == 2  # b and c; with room for 2, "a" is forgotten first
+    assert store.stats()["expired_remembered"] == 2
+    fresh = store.get("a")  # forgotten: a plain first use again
+    assert not fresh.fork("banking").copied
+    with pytest.raises(EpisodeExpired):
+        store.get("b", create=False)
+    assert store.get("b", renew=True) is not None and store.get("b") is not None  # a reset renews it
+    assert store.release("c") and store.get("c") is not None  # a release forgets it

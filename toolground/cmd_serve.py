@@ -32,7 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scale", choices=SCALES, default="medium")
     p.add_argument("--max-sessions", type=int, default=10_000)
     p.add_argument(
-        "--idle-ttl", type=float, default=1800.0, help="seconds before an idle env session is dropped"
+        "--idle-ttl",
+        type=float,
+        default=1800.0,
+        help="seconds before an idle env session is dropped; its next call then fails until it is reset, bound or released (default 1800)",
     )
     p.add_argument(
         "--admin-token",

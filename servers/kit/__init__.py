@@ -34,6 +34,7 @@ from servers.kit.types import (
     Tags,
     TimeZone,
     Weekday,
+    whole_cents,
 )
 from servers.kit.world import Person, World, world
 
@@ -53,6 +54,7 @@ __all__ = [
     "LongText",
     "Moment",
     "Money",
+    "whole_cents",
     "Month",
     "Near",
     "Offset",

@@ -9,6 +9,7 @@ give every domain the same money, date and text rules.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -164,16 +165,31 @@ class Sensitive:
     """Marker: a secret the agent may only use if the user or a tool output gave it."""
 
 
-def _cents(value: float) -> float:
-    if abs(round(value, 2) - value) > 1e-9:
-        raise ValueError(f"amount {value} has more than two decimal places")
-    return round(value, 2)
+# How far a value may sit from its nearest cent and still count as that cent: the rounding noise of
+# float arithmetic on cents (12.34 - 0.01 is 12.329999999999998), a few units in the last place.
+# Relative, so 1e-300 is not "close to 0.00" and 10.0000001 is not "close to 10.00".
+CENT_NOISE = 1e-14
+
+
+def whole_cents(value: float) -> float:
+    """The money rule every money parameter shares: a whole number of cents, returned rounded to them.
+
+    A value closer to another cent than float noise explains (0.001, 25.505, 1e-300) is refused, never
+    rounded: rounding 1e-300 to 0.00 wrote zero-amount ledger rows that the caller never asked for.
+    The range (positive, a maximum) is the Field's; this only refuses what is between two cents."""
+    cents = round(value, 2)
+    if not math.isfinite(value) or not math.isclose(value, cents, rel_tol=CENT_NOISE, abs_tol=0.0):
+        raise ValueError(
+            f"amount {value!r} has more than two decimal places: money is a whole number of cents, "
+            "in dollars with at most two decimal places, e.g. 25.50"
+        )
+    return cents + 0.0  # -0.0 -> 0.0
 
 
 Money = Annotated[
     float,
     Field(gt=0, le=1_000_000_000, description="Amount in dollars, e.g. 25.50."),
-    AfterValidator(_cents),
+    AfterValidator(whole_cents),
 ]
 Quantity = Annotated[int, Field(ge=1, le=1000, description="Number of units.")]
 Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]

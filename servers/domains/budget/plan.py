@@ -34,19 +34,12 @@ from servers.domains.budget.rules import (
     shift,
     this_month,
 )
-from servers.kit import Db, Money, Month, Offset, PageSize, Ref, ToolError
-
-
-def _cents(value: float) -> float:
-    if abs(round(value, 2) - value) > 1e-9:
-        raise ValueError(f"amount {value} has more than two decimal places")
-    return round(value, 2)
-
+from servers.kit import Db, Money, Month, Offset, PageSize, Ref, ToolError, whole_cents
 
 Assigned = Annotated[
     float,
     Field(ge=0, le=1_000_000, description="Amount in dollars, 0 or more, e.g. 250.00."),
-    AfterValidator(_cents),
+    AfterValidator(whole_cents),
 ]
 ThisMonth = Annotated[Month, Field(examples=["2026-06", "2026-06", "2026-06", "2026-07"])]
 GoalMonth = Annotated[

@@ -18,7 +18,6 @@ from servers.domains.budget.model import (
     Transaction,
     budget,
 )
-from servers.domains.budget.plan import _cents
 from servers.domains.budget.register import _category_for
 from servers.domains.budget.rules import (
     Memo,
@@ -35,14 +34,14 @@ from servers.domains.budget.rules import (
     ready_category,
     refresh,
 )
-from servers.kit import Day, Db, Money, Offset, PageSize, ToolError
+from servers.kit import Day, Db, Money, Offset, PageSize, ToolError, whole_cents
 
 Balance = Annotated[
     float,
     Field(
         ge=-1e9, le=1e9, description="The statement's ending balance in dollars (negative for money owed)."
     ),
-    AfterValidator(_cents),
+    AfterValidator(whole_cents),
 ]
 
 

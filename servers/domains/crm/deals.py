@@ -41,14 +41,7 @@ from servers.domains.crm.rules import (
     stage_of,
     stage_requirements,
 )
-from servers.kit import Day, Db, Offset, PageSize, Ref, ToolError
-
-
-def _cents(value: float) -> float:
-    if abs(round(value, 2) - value) > 1e-9:
-        raise ValueError(f"amount {value} has more than two decimal places")
-    return round(value, 2)
-
+from servers.kit import Day, Db, Offset, PageSize, Ref, ToolError, whole_cents
 
 DealAmount = Annotated[
     float,
@@ -58,7 +51,7 @@ DealAmount = Annotated[
         description="Deal value in dollars.",
         examples=[4500.0, 12000.0, 25000.0, 48000.0],
     ),
-    AfterValidator(_cents),
+    AfterValidator(whole_cents),
 ]
 DealName = Annotated[
     str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from servers.domains.food_delivery.model import (
     MAX_PAUSE_DAYS,
@@ -29,7 +29,7 @@ from servers.domains.food_delivery.rules import (
     local_moment,
     utc_offset,
 )
-from servers.kit import City, Db, Moment, Offset, PageSize, ShortText, ToolError, geo
+from servers.kit import City, Db, Moment, Offset, PageSize, ShortText, ToolError, geo, whole_cents
 
 SortBy = Literal["rating", "distance", "delivery_fee", "name"]
 Availability = Literal["available", "sold_out"]
@@ -123,7 +123,7 @@ def search_restaurants(
     customer: AnyCustomer | None = None,
     cuisine: Cuisine | None = None,
     open_now: bool = False,
-    max_delivery_fee: Annotated[float, Field(ge=0, le=100)] | None = None,
+    max_delivery_fee: Annotated[float, Field(ge=0, le=100), AfterValidator(whole_cents)] | None = None,
     sort: SortBy = "rating",
     limit: PageSize = 20,
     offset: Offset = 0,

@@ -24,7 +24,7 @@ from servers.domains.food_delivery.model import (
     Promo,
     Restaurant,
 )
-from servers.kit import WEEKDAYS, Db, Ref, ShortText, ToolError, geo
+from servers.kit import WEEKDAYS, Db, Ref, ShortText, ToolError, geo, whole_cents
 
 # -- SQL conditions (the sampler's picks; the tools check the same rules) --------------------------
 
@@ -106,16 +106,10 @@ FreeCourier = Ref[Courier, "status = 'available'"]
 UsablePromo = Ref[Promo, USABLE_PROMO]
 
 
-def _cents(value: float) -> float:
-    if abs(round(value, 2) - value) > 1e-9:
-        raise ValueError(f"amount {value} has more than two decimal places")
-    return round(value, 2)
-
-
 Tip = Annotated[
     float,
     Field(ge=0, le=1000, description="Tip for the courier in dollars, 0 or more, e.g. 3.50."),
-    AfterValidator(_cents),
+    AfterValidator(whole_cents),
 ]
 Address = Annotated[
     ShortText,

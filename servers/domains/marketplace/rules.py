@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Annotated
 from zoneinfo import ZoneInfo
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from servers.domains.marketplace.model import (
     BUY_NOW_MARKUP,
@@ -20,7 +20,7 @@ from servers.domains.marketplace.model import (
     proxy_price,
     rank_bids,
 )
-from servers.kit import Db, Ref, ToolError
+from servers.kit import Db, Ref, ToolError, whole_cents
 
 NOW_SQL = "(SELECT value FROM _meta WHERE key = 'now')"
 ME_SQL = "(SELECT user_id FROM sessions)"
@@ -74,7 +74,9 @@ MY_ORDER = f"buyer_id = {ME_SQL} OR seller_id = {ME_SQL}"
 
 LeafCategory = Ref[Category, "parent_id IS NOT NULL"]
 ShippingCost = Annotated[
-    float, Field(ge=0, le=1000, description="Flat shipping charge in dollars per order, 0 for free shipping.")
+    float,
+    Field(ge=0, le=1000, description="Flat shipping charge in dollars per order, 0 for free shipping."),
+    AfterValidator(whole_cents),
 ]
 Title = Annotated[
     str,

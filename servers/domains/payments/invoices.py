@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from servers.domains.payments.model import (
     DUE_DAYS,
@@ -19,7 +19,7 @@ from servers.domains.payments.model import (
     payments,
 )
 from servers.domains.payments.rules import LIVE_CUSTOMER, VOIDABLE, _emit, _live_customer, _m, _money
-from servers.kit import Db, Offset, PageSize, Quantity, Ref, ToolError
+from servers.kit import Db, Offset, PageSize, Quantity, Ref, ToolError, whole_cents
 
 DueDays = Annotated[
     int,
@@ -50,6 +50,7 @@ LineText = Annotated[
 UnitAmount = Annotated[
     float,
     Field(ge=0.01, le=100_000, description="Price of one unit in the merchant's currency, e.g. 49.99."),
+    AfterValidator(whole_cents),
 ]
 ListStatus = Literal["draft", "open", "paid", "uncollectible", "void"]
 
@@ -204,8 +205,6 @@ def add_invoice_line(
     inv = _invoice(db, invoice)
     if inv["status"] != "draft":
         _refuse(inv, "edited", "draft", "finalized invoices are adjusted with a credit note")
-    if abs(round(unit_amount, 2) - unit_amount) > 1e-9:
-        raise ToolError(f"unit amount {unit_amount} has more than two decimal places")
     if product is not None:
         p = db.get(Product, product)
         if p["merchant_id"] != inv["merchant_id"] or not p["active"]:

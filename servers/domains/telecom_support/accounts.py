@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from servers.domains.telecom_support import rules as R
 from servers.domains.telecom_support.model import (
@@ -23,11 +23,13 @@ from servers.domains.telecom_support.model import (
     Session,
     telecom_support,
 )
-from servers.kit import Db, Offset, PageSize, Ref, ShortText, ToolError, marks
+from servers.kit import Db, Offset, PageSize, Ref, ShortText, ToolError, marks, whole_cents
 
 CustomerName = Annotated[str, Field(min_length=1, max_length=120, description="The customer's full name.")]
 CreditAmount = Annotated[
-    float, Field(gt=0, le=100, description="Credit in dollars, at most 100.00 per credit, e.g. 15.00.")
+    float,
+    Field(gt=0, le=100, description="Credit in dollars, at most 100.00 per credit, e.g. 15.00."),
+    AfterValidator(whole_cents),
 ]
 BillStatus = Literal["draft", "issued", "paid", "overdue", "awaiting_payment", "disputed"]
 OWN_METHOD = "customer_id = (SELECT customer_id FROM bills WHERE id = :bill) AND status = 'active'"

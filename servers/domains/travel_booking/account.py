@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from servers.domains.travel_booking.model import (
     SIGNINS_PER_DAY,
@@ -31,7 +31,7 @@ from servers.domains.travel_booking.rules import (
     _mine,
     _public_card,
 )
-from servers.kit import Db, Email, Offset, PageSize, Sensitive, ShortText, ToolError
+from servers.kit import Db, Email, Offset, PageSize, Sensitive, ShortText, ToolError, whole_cents
 
 CardNumber = Annotated[
     str,
@@ -75,6 +75,7 @@ Budget_ = Annotated[
         description="US dollars.",
         examples=[1500.0, 2000.0, 2500.0, 3500.0, 5000.0, 8000.0],
     ),
+    AfterValidator(whole_cents),
 ]
 Subject = Annotated[
     str,
