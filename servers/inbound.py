@@ -95,7 +95,7 @@ class InboundGuard:
         except TimeoutError:
             return await refuse(send, 408, self._late(chunks, length))
         if state == "whole":
-            await self.app(scope, _replay(b"".join(chunks), receive), send)
+            await self.app(scope, replay_body(b"".join(chunks), receive), send)
         elif state == "over":
             await refuse(send, 413, f"chunked request body {self._over}")
         # "gone": the client left before its body was complete; nobody to answer
@@ -169,15 +169,17 @@ async def refuse(send: Send, status: int, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """The whole body in one message, then the client's own receive (a disconnect, for streams)."""
+def replay_body(body: bytes, receive: Receive, *, more: bool = False) -> Receive:
+    """A receive that yields the body already read (``more``: the client may still send), then
+    whatever the client sends next (a disconnect, for streams). Every layer that reads a body before
+    the app behind it (this guard, the lean path) hands it on with this."""
     sent = False
 
     async def again() -> dict[str, Any]:
         nonlocal sent
         if not sent:
             sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": more}
         return await receive()
 
     return again

@@ -37,7 +37,7 @@ from mcp_types.methods import validate_client_request
 from pydantic import ValidationError
 
 from servers.binding import TASK_HEADER, Binder
-from servers.inbound import MAX_BODY, InboundGuard
+from servers.inbound import MAX_BODY, InboundGuard, replay_body
 from servers.kit import ToolError
 from servers.mcp_server import ENV_HEADER, ENV_QUERY, client_may_name
 from servers.runtime import Environment
@@ -151,11 +151,11 @@ class LeanMcp:
     async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         body, complete = await _read_body(receive)
         if not complete:  # too large, or the client left: the stack's answer, from what was read
-            return await self.full(scope, _replay(body, receive, more=True), send)
+            return await self.full(scope, replay_body(body, receive, more=True), send)
         try:
             out = self._respond(scope, body)
         except _Fallback:
-            return await self.full(scope, _replay(body, receive), send)
+            return await self.full(scope, replay_body(body, receive), send)
         if out is None:  # a tools/list not captured yet
             return await self._capture_listing(scope, body, receive, send)
         self.served += 1
@@ -290,7 +290,7 @@ class LeanMcp:
                 parts.append(message.get("body", b""))
             await send(message)
 
-        await self.full(scope, _replay(body, receive), keep)
+        await self.full(scope, replay_body(body, receive), keep)
         req = json.loads(body)
         head = b'{"jsonrpc":"2.0","id":' + json.dumps(req["id"]).encode() + b',"result":'
         out = b"".join(parts)
@@ -370,17 +370,3 @@ async def _read_body(receive: Receive) -> tuple[bytes, bool]:
             return b"".join(chunks), True
         if size > MAX_BODY:
             return b"".join(chunks), False
-
-
-def _replay(body: bytes, receive: Receive, *, more: bool = False) -> Receive:
-    """A receive that yields the body already read, then whatever the client sends next."""
-    sent = False
-
-    async def again() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": more}
-        return await receive()
-
-    return again

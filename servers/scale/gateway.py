@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+from servers.scale import jsonrpc
 from servers.scale.owner import owner
 from servers.scale.upstream import Answer, ShardDown, Upstream
 
@@ -206,7 +207,7 @@ class Gateway:
             )
         else:
             message = f"shard {exc.index} of {n} is not answering ({exc.reason}); try again"
-        rpc_id = _rpc_id(body) if scope["path"] in ("/mcp", "/mcp/") else None
+        rpc_id = jsonrpc.rpc_id(body) if scope["path"] in ("/mcp", "/mcp/") else None
         if rpc_id is not None:  # an MCP client shows a JSON-RPC error's message as it is
             error = {"code": LOST_SESSION_CODE, "message": message, "data": {"shard": exc.index}}
             return await _reply(send, 200, {"jsonrpc": "2.0", "id": rpc_id, "error": error})
@@ -337,14 +338,6 @@ def _meta_env_session(body: bytes) -> str | None:
         return None
     value = meta.get("env_session") if isinstance(meta, dict) else None
     return str(value) if value else None
-
-
-def _rpc_id(body: bytes) -> int | str | None:
-    try:
-        rid = json.loads(body).get("id")
-    except (ValueError, AttributeError, RecursionError):
-        return None
-    return rid if isinstance(rid, int | str) and not isinstance(rid, bool) else None
 
 
 def _pin_endpoint(event: bytes, shard: int) -> bytes:

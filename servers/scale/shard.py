@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from servers.scale import jsonrpc
 from servers.scale.owner import mcp_session_tag, owner, session_id_minter
 from state import EpisodeUnavailable
 
@@ -197,7 +198,7 @@ class LostMcpSessions:
             return await _answer(send, 200, b"")
         rpc_id = None
         if scope["method"] == "POST":
-            rpc_id = _rpc_id(await _body(receive))
+            rpc_id = jsonrpc.rpc_id(await _body(receive))
         error = {"code": LOST_SESSION_CODE, "message": message, "data": {"shard": self.custodian.index}}
         payload = json.dumps({"jsonrpc": "2.0", "id": rpc_id, "error": error}).encode()
         # a request gets its error as a JSON-RPC answer (a 404 would become "Session terminated")
@@ -211,14 +212,6 @@ async def _body(receive: Receive) -> bytes:
         chunks.append(message.get("body", b""))
         if message["type"] != "http.request" or not message.get("more_body", False):
             return b"".join(chunks)
-
-
-def _rpc_id(body: bytes) -> int | str | None:
-    try:
-        rid = json.loads(body).get("id")
-    except (ValueError, AttributeError, RecursionError):
-        return None
-    return rid if isinstance(rid, int | str) and not isinstance(rid, bool) else None
 
 
 async def _answer(send: Send, status: int, body: bytes) -> None:
