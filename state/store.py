@@ -177,22 +177,17 @@ class EpisodeStore:
         ``renew`` says the caller starts it afresh anyway (a reset), which a custodian may allow
         where it refuses a plain first use, and which an expired id needs."""
         with self._lock:
-            ep = self._episodes.get(env_id)
-            if ep is not None and not renew and self._idle(ep, self.clock()):
-                self._expire_locked(env_id)
-                ep = None
-            if ep is None:
-                self._admit_expired_locked(env_id, renew=renew)
-                if self.custodian is not None:
-                    self.custodian.admit(env_id, renew=renew)
-                if not create:
-                    raise NotHeld(f"no env session {env_id!r}")
-                self._make_room_locked()
-                ep = self._episodes[env_id] = Episode(self.snapshots(), clock=self.clock)
-                if self.custodian is not None:
-                    self.custodian.opened(env_id)
-            else:
-                ep.last_used = self.clock()
+            now = self.clock()
+            ep = self._live_or_admit_locked(env_id, renew, now)
+            if ep is not None:
+                ep.last_used = now
+                return ep
+            if not create:
+                raise NotHeld(f"no env session {env_id!r}")
+            self._make_room_locked()
+            ep = self._episodes[env_id] = Episode(self.snapshots(), clock=self.clock)
+            if self.custodian is not None:
+                self.custodian.opened(env_id)
             return ep
 
     def put(self, env_id: str, episode: Episode, *, renew: bool = True) -> None:
@@ -202,22 +197,31 @@ class EpisodeStore:
         server's, so it cannot come from ``get``; the size limit and idle eviction still apply.
         An explicit bind is a fresh start (``renew``), which a custodian may allow for a lost id."""
         with self._lock:
-            old = self._episodes.get(env_id)
-            if old is not None and not renew and self._idle(old, self.clock()):
-                self._expire_locked(env_id)
-                old = None
+            now = self.clock()
+            old = self._live_or_admit_locked(env_id, renew, now)
             if old is None:
-                self._admit_expired_locked(env_id, renew=renew)
-                if self.custodian is not None:
-                    self.custodian.admit(env_id, renew=renew)
                 self._make_room_locked()
             episode.clock = self.clock
-            episode.last_used = self.clock()
+            episode.last_used = now
             self._episodes[env_id] = episode
             if old is None and self.custodian is not None:
                 self.custodian.opened(env_id)
         if old is not None and old is not episode:
             self._close(old)
+
+    def _live_or_admit_locked(self, env_id: str, renew: bool, now: float) -> Episode | None:
+        """``env_id``'s live episode; else (it never had one, or it sat idle past the TTL and is
+        dropped now) None, once the id may start one: not expired unless ``renew``, and admitted
+        by the custodian."""
+        ep = self._episodes.get(env_id)
+        if ep is not None and not renew and self._idle(ep, now):
+            self._expire_locked(env_id)
+            ep = None
+        if ep is None:
+            self._admit_expired_locked(env_id, renew=renew)
+            if self.custodian is not None:
+                self.custodian.admit(env_id, renew=renew)
+        return ep
 
     def _make_room_locked(self) -> None:
         self._evict_locked()
