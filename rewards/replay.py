@@ -227,11 +227,6 @@ class EnvPool:
     def __len__(self) -> int:
         return len(self._replayers)
 
-    def __bool__(self) -> bool:
-        """Always true: callers write ``pool or default_pool()``, and an empty pool (nothing built
-        yet, as a fresh service's is) must not fall back to the process-wide, uncapped one."""
-        return True
-
     def _keep(self, key: _Key, make: Callable[[], Environment]) -> Replayer:
         with self._lock:
             rep = self._replayers.get(key)

@@ -130,7 +130,7 @@ def _abstain(task: PreparedTask, traj: Trajectory, cfg: RewardConfig, pool: EnvP
     if n and cfg.w_pol and cfg.replay == "auto" and policy_applies(task):
         # refusing a forbidden request with no call is an abstention; doing it anyway breaks the rule
         replay = (
-            (pool or default_pool())
+            (pool if pool is not None else default_pool())
             .replayer(task.snapshots)
             .run(((c.name, c.args) for c in traj.calls), task.setup)
         )
@@ -171,7 +171,7 @@ def score_prepared(
     need_out = bool(cfg.w_out) and task.replayable
     need_pol = bool(cfg.w_pol) and policy_applies(task)
     replay: ReplayResult | None = None
-    rep_pool = pool or default_pool()
+    rep_pool = pool if pool is not None else default_pool()
     if can_replay and (need_l3 or need_out or need_pol):
         replay = rep_pool.replayer(task.snapshots).run(((c.name, c.args) for c in calls), task.setup)
         if need_l3:
@@ -228,7 +228,7 @@ def _replay_for_credit(
     if not calls:
         return ReplayResult([], [], [], []), None
     try:
-        replayer = (pool or default_pool()).replayer(task.snapshots)
+        replayer = (pool if pool is not None else default_pool()).replayer(task.snapshots)
         return replayer.run(((c.name, c.args) for c in calls), task.setup), None
     except RewardInputError as exc:  # the score stands without replay; the labels just lack harm
         return None, f"replay failed, so harm is not checked: {exc.message}"

@@ -54,7 +54,7 @@ class InProcess:
     """Sessions on private forks in this process, every one from one pool (snapshots built once)."""
 
     def __init__(self, pool: EnvPool | None = None) -> None:
-        self.pool = pool or default_pool()
+        self.pool = pool if pool is not None else default_pool()
 
     def __call__(self, task: Task) -> TaskEpisode:
         try:

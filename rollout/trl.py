@@ -281,12 +281,12 @@ def environments(
     tasks, rows = _tasks_and_rows(dataset)
     sessions: Sessions
     if backend in ("inproc", "in-process", "", None):
-        pool = pool or EnvPool()
+        pool = pool if pool is not None else EnvPool()
         sessions = InProcess(pool)
     elif backend.startswith(("http://", "https://")):
         from rollout.mcp_session import McpSessions  # the MCP client: only for this backend
 
-        pool = pool or default_pool()
+        pool = pool if pool is not None else default_pool()
         sessions = McpSessions(backend, run_id=f"trl-{uuid.uuid4().hex[:8]}", admin_token=admin_token)
     else:
         raise ValueError(f"backend must be 'inproc' or an http(s) URL ending in /mcp, got {backend!r}")
