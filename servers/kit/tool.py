@@ -182,19 +182,10 @@ def _ref_hint(ref: RefInfo) -> str:
 
 
 def _doc_sections(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a docstring into its summary and its ``Args:`` descriptions.
-
-    A paragraph starting "Long because" tells maintainers why the function is long (issue 29's
-    rule); agents have no use for it, so it is left out of the summary.
-    """
+    """Split a docstring into its summary and its ``Args:`` descriptions."""
     summary_lines, args, current = [], {}, None
-    in_args = in_reason = False
+    in_args = False
     for line in inspect.cleandoc(doc or "").splitlines():
-        if not in_args and line.strip().startswith("Long because"):
-            in_reason = True
-        if in_reason:
-            in_reason = bool(line.strip())
-            continue
         if line.strip() in ("Args:", "Arguments:", "Parameters:"):
             in_args = True
             continue

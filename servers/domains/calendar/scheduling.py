@@ -199,9 +199,6 @@ def create_event(
     """Create an event (optionally recurring) on one of your calendars, invite people and book a
     room. Double-booking is allowed: the answer lists who is already busy then (conflicts).
 
-    Long because its twelve parameters each take a line in the signature and in Args; the body is 34 lines
-    of calls to the calendar's helpers.
-
     Args:
         title: What the event is called.
         start: When it starts, in your time zone (or in ``timezone`` if given).

@@ -135,9 +135,6 @@ def search_restaurants(
     city lists that city's restaurants. Each result says whether it is open and taking orders
     now; get_restaurant has the week's hours and the next opening.
 
-    Long because its nine parameters each take a line in the signature and in Args; the body (34 lines) is
-    one query, its filters and the chosen sort.
-
     Args:
         query: Words of the restaurant's name.
         near: A city or a street address ("14 Elm St, Portland").

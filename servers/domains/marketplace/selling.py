@@ -156,9 +156,6 @@ def create_listing(
     A fixed-price listing takes a buy_now_price and a quantity, and may accept best offers, with an
     optional floor under which offers are declined automatically. Auctions cannot take offers.
 
-    Long because its thirteen parameters each take a line in the signature and in Args; the body is 35 lines
-    and already hands the checks to _check_new and the insert to _insert_listing.
-
     Args:
         title: The title buyers search for.
         category: A subcategory (not a top-level category).

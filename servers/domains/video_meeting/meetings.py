@@ -253,9 +253,6 @@ def schedule_meeting(
     """Schedule a meeting; you host it unless you name a user of an account you administer. The
     service sets a passcode and a join link.
 
-    Long because its twelve parameters each take a line in the signature and in Args; the body is 31 lines:
-    the plan's checks, then one insert.
-
     Args:
         title: The meeting's title.
         start: When it starts, your local time (or with an offset); in the future. Not for no_fixed_time.
