@@ -8,7 +8,6 @@ any case, as RFC 9110 11.1 has it: ``bearer`` passes too).
 
 from __future__ import annotations
 
-import hmac
 import json
 import resource
 from collections.abc import Awaitable, Callable
@@ -17,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from servers.auth import bearer_matches
 from servers.binding import Binder, BindRefused, parse_task
 from servers.kit import ToolError
 from servers.mcp_server import VALID_ID
@@ -45,13 +45,6 @@ async def _variants_in(request: Request) -> dict[str, str | None] | Response:
     ):
         return _error(400, '"variants" must map domain names to a variant name or null')
     return variants
-
-
-def bearer_matches(header: str, token: str) -> bool:
-    """Whether an ``Authorization`` value is the bearer ``token``: the scheme compared without regard to
-    case and the token in constant time, one or more spaces between them."""
-    scheme, _, given = header.partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.lstrip(" ").encode(), token.encode())
 
 
 class AdminApi:

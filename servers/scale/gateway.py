@@ -17,7 +17,6 @@ clients whose own address is loopback, whatever their ``Host`` header says.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import ipaddress
 import itertools
 import json
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+from servers.auth import bearer_matches
 from servers.scale import jsonrpc
 from servers.scale.owner import owner
 from servers.scale.upstream import Answer, ShardDown, Upstream
@@ -108,9 +108,7 @@ class Gateway:
         """(status, body) refusing this ``/admin`` request, or None to forward it."""
         if self.admin_token is not None:
             given = dict(scope["headers"]).get(b"authorization", b"")
-            scheme, _, token = given.partition(b" ")
-            expected = self.admin_token.encode()
-            if scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), expected):
+            if bearer_matches(given.decode("latin-1"), self.admin_token):
                 return None
             return 401, {
                 "error": "admin API needs 'Authorization: Bearer <token>' with the server's admin token"
