@@ -73,6 +73,9 @@ class Shape:
         return "clarify" if self.level == "missing_required" else "tool"
 
 
+MAX_ASKS_PER_TURN = 2  # requests one user message makes
+
+
 def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
@@ -88,8 +91,27 @@ def _forbidding(step: Step) -> PolicyMark:
 def _first_clause(description: str) -> str:
     """What a tool does, as a verb phrase: its description up to the first clause break
     (the rest states constraints, which no assistant reads out: "within its daily limit")."""
-    action = re.split(r"[.,;:(]| - ", description, maxsplit=1)[0].strip()
+    action = re.split(r"[.;:(]| - ", description, maxsplit=1)[0].strip()
     return action[:1].lower() + action[1:]
+
+
+def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> bool:
+    """A request that takes back what the task itself did: a destructive call on a row the task
+    created (create an event, cancel it), or a write on a row an earlier write changed that leaves
+    no trace in the final state (freeze an account, unfreeze it)."""
+    touched = {c["pk"] for c in diff}
+    writes = [s for s in steps if s.role == "ask" and s.spec.writes]
+    for k, s in enumerate(writes):
+        keys = [
+            s.args[p.name]
+            for p in s.spec.params
+            if p.ref and not p.ref.many and not p.ref.path and isinstance(s.args.get(p.name), str)
+        ]
+        if s.spec.destructive and any(v in created for v in keys):
+            return True
+        if any(v not in touched and any(v in e.args.values() for e in writes[:k]) for v in keys):
+            return True
+    return False
 
 
 def _split(rng: random.Random, length: int, turns: int) -> list[int]:
@@ -140,7 +162,9 @@ class Composer:
         chain = kit.chains.sample(
             rng, shape.length, start=start, through=through, lead=lead, ready=ready, variant=variant
         )
-        turns = min(shape.turns, len(chain), 3 if shape.level == "missing_required" else 4)
+        most = 3 if shape.level == "missing_required" else 4
+        # one goal a turn: at most two requests in one message
+        turns = min(max(shape.turns, -(-len(chain) // MAX_ASKS_PER_TURN)), len(chain), most)
         asked = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
         if not asked:
             return None
@@ -149,6 +173,8 @@ class Composer:
         hashes = self.probe.fork_hashes(ep, [domain])
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
+        if undoes(steps, created, diff):
+            return None  # a person does not make something and undo it for no reason
         persona = kit.renderer.persona(rng)
         scene = kit.builder.scene
         refused = len(steps) < len(asked)
@@ -167,7 +193,10 @@ class Composer:
         ]
         if gap and any(gap.surface.lower() in t.lower() for t in texts):
             return None  # the "missing" value is still said somewhere; not a real clarification
-        turn_list, confirms = self._turns(kit, asked, texts, gap, created, diff, rng)
+        made = self._turns(kit, asked, texts, gap, created, diff, rng)
+        if made is None:
+            return None
+        turn_list, confirms = made
         if gap:
             anchors = [*anchors[: gap.turn + 1], [gap.surface], *anchors[gap.turn + 1 :]]
         for c in confirms:  # the yes turn states no value
@@ -250,8 +279,8 @@ class Composer:
         created: set[str],
         diff: list[dict[str, Any]],
         rng: random.Random,
-    ) -> tuple[list[Turn], list[dict[str, Any]]]:
-        """The turns, and the confirmation splits made (``Task.policy["confirm"]``): a turn whose
+    ) -> tuple[list[Turn], list[dict[str, Any]]] | None:
+        """The turns (None when a later turn would quote an id no answer gave), and the confirmation splits made (``Task.policy["confirm"]``): a turn whose
         calls reach a write a confirmation rule governs stops before it, states the change and asks;
         the user's yes is a turn of its own, and the write and what follows answer it."""
         out: list[Turn] = []
@@ -276,6 +305,8 @@ class Composer:
                 confirms.append(confirm_mark(kit.domain, rule, len(out) - 1))
                 mine, reported, text = mine[k:], reported[k:], rng.choice(YES)
             said = answer(reported, given, quoted) if mine else ""
+            if any(str(i) not in said for i in quoted):
+                return None  # a later turn quotes an id no answer gave: it would be planted
             if refused is not None:
                 said = f"{said} {refusal(_forbidding(refused))}".strip()
             out.append(Turn(user=text, calls=_gold(mine), answer=said or "Done."))
@@ -303,7 +334,11 @@ class Composer:
         changed = frozenset(
             c["column"].removesuffix("_id") for c in diff if c["pk"] == key and c["op"] == "update"
         )
+        voice = kit.renderer.voice
+        said = {k: r.phrase for k, r in step.refs.items() if r.phrase}
+        told = voice.tell(step.spec, step.result, step.args, said) if voice is not None else None
         return Reported(
+            told=told,
             result=step.result,
             noun=noun(table) if table is not None else "result",
             writes=bool(step.spec.writes),

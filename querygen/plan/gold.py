@@ -49,6 +49,13 @@ class _Try:
     final: list[Step] | None = None
 
 
+def requests_of(domain: Domain, spec: ToolSpec) -> tuple[str, ...]:
+    """How a user asks for the tool: the domain's declared phrasings, else the tool's own ``says``."""
+    language = domain.language
+    declared = language.tools.get(spec.name) if language is not None else None
+    return declared.phrasings if declared is not None else spec.says
+
+
 class GoldBuilder:
     """Turns a chain into executed steps on a live episode."""
 
@@ -186,7 +193,8 @@ class GoldBuilder:
         """The remedy calls the policy gate ran (verify the caller), as steps the user asks for."""
         out = []
         for spec, args, res in screening.remedies:
-            template = min(spec.says, key=len) if spec.says else None
+            says = requests_of(self.domain, spec)
+            template = min(says, key=len) if says else None
             origin = {k: Origin("user") for k in args}
             out.append(Step(spec, step.turn, template, args, origin, ok=True, result=res.value))
         return out
@@ -219,8 +227,9 @@ class GoldBuilder:
         ]
 
     def _template(self, spec: ToolSpec, rng: random.Random, level: str) -> str | None:
-        if not spec.says:
+        says = requests_of(self.domain, spec)
+        if not says:
             return None
         if level == "minimal":
-            return min(spec.says, key=len)
-        return rng.choice(list(spec.says))
+            return min(says, key=len)
+        return rng.choice(list(says))

@@ -202,6 +202,10 @@ class ValueMaker:
         """A value for ``p`` (not a Ref); ``conn`` None means ungrounded: never read the state."""
         if p.sensitive:
             return self.secret(spec, p, args, conn, rng)
+        language = self.domain.language
+        said = language.tools.get(spec.name) if language is not None else None
+        if said is not None and p.name in said.values:  # what this service's users really type
+            return rng.choice(list(said.values[p.name]))
         if p.examples:
             value = rng.choice(list(p.examples))
             return list(value) if isinstance(value, list | tuple) and p.is_list else value

@@ -35,6 +35,7 @@ class Reported:
     ask: bool = True  # False for a lookup that only resolved the user's words
     changed: frozenset[str] = frozenset()  # columns the task changed on the returned row
     key: Any = None  # the returned row's id when the result names it otherwise ({"vehicle": ...})
+    told: str | None = None  # the domain's declared answer for this call, when it has one
 
 
 def _norm(key: str) -> str:
@@ -195,10 +196,6 @@ def answer(calls: Sequence[Reported], given: list[dict[str, Any]], must: set[str
     asked = [r for r in calls if r.ask] or list(calls[-1:])
     if not asked:
         return "Done."
-    parts = [_sentence(r, given, must, OTHER_FACTS) for r in asked[:-1]]
-    parts.append(_sentence(asked[-1], given, must, LAST_FACTS))
-    text = " ".join(parts)
-    missing = sorted(i for i in must if i not in text)
-    if missing:
-        text += f" For reference: {_and(missing)}."
-    return text
+    parts = [r.told or _sentence(r, given, must, OTHER_FACTS) for r in asked[:-1]]
+    parts.append(asked[-1].told or _sentence(asked[-1], given, must, LAST_FACTS))
+    return " ".join(parts)

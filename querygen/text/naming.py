@@ -151,11 +151,16 @@ class Namer:
                 return False  # a list of ids the conversation never met
             if kind == "name" and self._stranger(steps, value, a.known) and self._met_table(steps, table):
                 return False  # a second symbol out of nowhere; a first one is the user's topic
+            voice = self.resolver.voice
+            if kind == "id" and voice is not None and voice.held(table, "") is None:
+                return False  # a list of internal ids no person could recite
             step.refs[param] = Reference(kind, value)
             return True
+        voice = self.resolver.voice
         if table == self.person and value == scene.actor:
-            self._name_actor(a, step, param)
-            return True
+            return self._name_actor(a, step, param)
+        if voice is not None and voice.speaker(param) and "{" + param + "}" not in (step.template or ""):
+            return False  # "show my accounts" said of somebody else's accounts
         if step.origin[param].kind == "flow":
             step.refs[param] = Reference("flow", value)
             return True
@@ -171,6 +176,8 @@ class Namer:
             found = self._resolve(a, table, value, budget)
         if found is None and self._stranger(steps, value, a.known):
             return False
+        if found is None and voice is not None and voice.held(table, value) is None:
+            return False  # an internal id no person holds: the request cannot be said
         if found is None:
             step.refs[param] = Reference("id", value)
             return True
@@ -225,8 +232,9 @@ class Namer:
                     out.setdefault(v, i)
         return out
 
-    def _name_actor(self, a: _Asking, step: Step, param: str) -> None:
-        """ "Me": the call takes the actor, found once from what they said about themself."""
+    def _name_actor(self, a: _Asking, step: Step, param: str) -> bool:
+        """ "Me": the call takes the actor, found once from what they said about themself; False
+        when only an internal customer number would identify them in a declared domain."""
         scene = a.draft.scene
         if scene.found_at is None:
             budget = a.budget()
@@ -238,13 +246,19 @@ class Namer:
         if text is not None:
             step.template = text
             step.silent.add(param)
+        elif step.template and "{" + param + "}" in step.template:
+            return False  # "Who is Tyler Alvarez?" asked by Tyler Alvarez
         phrase = None if text is not None else scene.name or None
         step.refs[param] = Reference("self", scene.actor, phrase, phrase)
         if scene.found_at is not None:
             step.origin[param] = Origin("flow", scene.found_at)
-            return
+            return True
+        voice = self.resolver.voice
+        if voice is not None and voice.held(self.person, scene.actor) is None:
+            return False  # nobody knows their internal customer number
         scene.said["id"] = scene.actor  # no lookup finds them: they give their customer number
         step.origin[param] = Origin("user")
+        return True
 
     def _lookup_person(self, a: _Asking, key: Any, budget: int) -> Reference | None:
         row = self.sampler.row(a.draft.reading, self.person, key) or {}
@@ -276,8 +290,8 @@ class Namer:
             if ok and len(a.pre) + 1 <= budget:
                 ref = self._run(a, lk, key, origins, mine)
                 if ref is not None:
-                    for owner in via:
-                        ref.phrase = f"{ref.phrase} of {owner.phrase}"
+                    for owner in via if self.resolver.voice is None else ():
+                        ref.phrase = f"{ref.phrase} of {owner.phrase}"  # a declared name stands alone
                         ref.bare = None
                     return ref
             del a.pre[mark:]

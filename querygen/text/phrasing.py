@@ -19,28 +19,36 @@ class Persona:
     intros: tuple[str, ...] = ()
 
 
+# Openers and closers are rare (``OPENER_RATE``) and many, so that no stock phrase opens or closes
+# more than a few percent of tasks; the intro says who is speaking, with what identifies them.
 PERSONAS: tuple[Persona, ...] = (
-    Persona("direct", ("",), ("",), ("This is {name}.",)),
+    Persona("direct", ("",), ("",), ("I'm {name}.", "This is {name}.")),
     Persona(
         "polite",
-        ("Hello!", "Hi there!", "Good morning."),
-        ("Thank you!", "Thanks a lot.", ""),
-        ("My name is {name}.", "It's {name} here."),
+        ("Hi!", "Hello.", "Good morning!", "Hi there.", "Hey, hope you're well."),
+        ("Thank you!", "Thanks so much.", "Appreciate it.", "Thanks in advance.", "Cheers."),
+        ("My name is {name}.", "Hi, it's {name}."),
     ),
-    Persona("busy", ("Quick one:", "In a hurry, so:", ""), ("Thanks.", ""), ("{name} here.",)),
     Persona(
-        "anxious",
-        ("I'm a bit worried, can you help?", "Please help me with something."),
-        ("Please let me know it worked.", "Thanks, I really appreciate it."),
-        ("This is {name}.",),
+        "busy",
+        ("Quick one.", "Got a minute?", "Short request.", "Two things, quickly.", "Need a hand fast."),
+        ("Thanks.", "That's all.", "Ta.", "Thanks, that's it.", "Cheers!"),
+        ("{name} here.", "It's {name}."),
+    ),
+    Persona(
+        "worried",
+        ("Hoping you can sort this out.", "Something's come up.", "I need some help here.", "Can you help me out?"),
+        ("Let me know once it's done.", "Tell me if anything goes wrong.", "Thanks for the help.", "Thank you, really."),
+        ("I'm {name}.", "Hi, {name} here."),
     ),
     Persona(
         "formal",
-        ("I would like to request the following.", "Could you please assist me."),
-        ("Kind regards.", "Many thanks in advance."),
-        ("On behalf of {name}:",),
+        ("Good afternoon.", "Hello, I have a request.", "Good day.", "I'd like some help, please."),
+        ("Thank you for your help.", "Kind regards.", "Best regards.", "With thanks."),
+        ("My name is {name}.", "This is {name} writing."),
     ),
 )
+OPENER_RATE = 0.3  # of complete turns that open (and, independently, close) with a stock phrase
 
 CONNECTORS: tuple[str, ...] = ("Then", "After that,", "Next,", "Once that's done,", "And then", "Also,")
 MINIMAL_CONNECTORS: tuple[str, ...] = ("Then", "Also")

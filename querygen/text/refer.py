@@ -17,10 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from querygen.plan.sampler import Relations, tables_of
 from querygen.text.render import noun
+from querygen.text.voice import voice_of
 from servers.kit import Domain, ToolSpec
 
 # Columns a person uses to name a row, best first; the phrase each one makes.
@@ -119,6 +121,7 @@ class Resolver:
 
     def __init__(self, domain: Domain, specs: Mapping[str, ToolSpec], rel: Relations) -> None:
         self.rel = rel
+        self.voice = voice_of(domain, datetime.fromisoformat(domain.now).date())
         self.tables = {t.__tablename__: t for t in tables_of(domain)}
         self.person = person_table(domain, rel)
         self.reads: dict[str, list[ToolSpec]] = {}
@@ -190,6 +193,8 @@ class Resolver:
         table = lookup.spec.returns or lookup.args.get("table")
         rows = rows_in(result)
         pk = self.rel.pk.get(table, "id")
+        if self.voice is not None and table != self.person:
+            return self._declared_name(lookup, table, rows, key, mine, pk)
         cols = unique_columns(rows, key, pk)
         if lookup.column:
             cols = [c for c in cols if c == lookup.column]
@@ -200,6 +205,21 @@ class Resolver:
         what = noun(self.tables[table])
         text, bare = phrase(what, col, row[col], mine, table == self.person)
         return Reference("attribute", key, text, bare, column=col, value=row[col])
+
+
+    def _declared_name(
+        self, lookup: Lookup, table: str, rows: list[dict[str, Any]], key: Any, mine: bool, pk: str
+    ) -> Reference | None:
+        """The domain's own words for the row (one of its table's naming forms that fits no other
+        row of the result); None when no form does, so the reference is not made."""
+        row = next((r for r in rows if r.get(pk) == key), None)
+        if row is None or self.voice is None:
+            return None
+        named = self.voice.name_row(table, row, rows, mine or table == self.person, lookup.column or None)
+        if named is None:
+            return None
+        text, bare, column = named
+        return Reference("attribute", key, text, bare, column=column, value=row.get(column, bare))
 
 
 def _enum(spec: ToolSpec, param: str) -> tuple[Any, ...]:

@@ -25,7 +25,8 @@ from querygen.plan.ids import IdIndex
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Step
 from querygen.text.dates import is_date, say_date, stands_alone
-from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, PERSONAS, Persona
+from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, OPENER_RATE, PERSONAS, Persona
+from querygen.text.voice import money, voice_of
 from servers.kit import Domain, Param, ToolSpec, marks
 
 _MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
@@ -67,10 +68,14 @@ class Renderer:
         self.ids = ids
         self.tables = {t.__tablename__: t for t in tables_of(domain)}
         self.today = datetime.fromisoformat(domain.now).date()
+        self.voice = voice_of(domain, self.today)  # None while the domain declares no language
 
     # -- values -----------------------------------------------------------------------------------
     def surface(self, spec: ToolSpec, p: Param, value: Any, rng: random.Random, after: str = "") -> str:
         """How a user writes this value; ``after`` is the template text following the slot."""
+        words = self.voice.value_words(spec, p.name, value) if self.voice is not None else None
+        if words is not None:
+            return words  # "waiting to be let in", from the very value the call passes
         if isinstance(value, bool):
             return "yes" if value else "no"
         if p.ref is not None and p.ref.path and value in (".", "./"):
@@ -78,15 +83,15 @@ class Renderer:
         if isinstance(value, list):
             return _and([human(str(v)) if p.items and p.items.get("enum") else str(v) for v in value])
         if is_money(p) and isinstance(value, int | float):
-            plain = f"{value:.2f}" if round(value) != value else f"{int(value)}"
-            return plain if after.lstrip().lower().startswith(("dollar", "usd")) else f"${plain}"
+            said = money(value)
+            return said[1:] if after.lstrip().lower().startswith(("dollar", "usd")) else said
         if isinstance(value, str) and p.enum is not None:
             return human(value) if "_" in value and not p.ref else value
         if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}", value) and "month" in p.name:
             return self._month_words(value, rng)
         # a secret (a date of birth to verify with) is read out as it is on file
         dated = isinstance(value, str) and p.constraints.get("pattern") and is_date(value) and not p.sensitive
-        if dated and rng.random() < 0.85:
+        if dated:
             return say_date(value, self.today, rng) or value  # "tomorrow at 2:30 pm", not 2026-06-02T14:30
         return str(value)
 
@@ -97,14 +102,14 @@ class Renderer:
         prev = (self.today.year, self.today.month - 1) if self.today.month > 1 else (self.today.year - 1, 12)
         if (y, m) == prev and rng.random() < 0.4:
             return "last month"
-        return date(y, m, 1).strftime("%B %Y") if rng.random() < 0.5 else value
+        return date(y, m, 1).strftime("%B" if y == self.today.year else "%B %Y")
 
     def vague(self, p: Param) -> str:
         """What a user says instead of a value they forgot to give ("my account", "money")."""
         if p.ref:
             owned = bool(p.ref.table.__table__.foreign_keys)  # accounts, cards: "my"; customers: "the"
             return f"{'my' if owned else 'the'} {noun(p.ref.table)}"
-        return "money"
+        return "money" if self.voice is None else ""  # "pay Dana from my checking account"
 
     # -- referring to earlier outputs ------------------------------------------------------------
     def refer(
@@ -125,11 +130,17 @@ class Renderer:
         n = noun(self.tables[table])
         found = producer.produced(self.ids).get(table, [])
         if found == [value] and not created and adjacent:
-            return rng.choice((f"that {n}", f"the same {n}"))
+            return f"that {n}"
         if created and found == [value]:
             return f"the {n} I just created" if not same_turn and rng.random() < 0.5 else f"the new {n}"
         role = self._role(value, n, producer)
-        return role or self._by_attribute(value, n, producer.result, rng)
+        if role is not None or self.voice is None:
+            return role  # no "the product whose brand is Acme": a domain without words drops it
+        rows = _rows_with_id(producer.result, value)
+        if rows is None:
+            return None
+        named = self.voice.name_row(table, rows[0], rows[1], bool(self.tables[table].__table__.foreign_keys))
+        return named[0] if named is not None else None
 
     def _role(self, value: str, n: str, producer: Step) -> str | None:
         result = producer.result
@@ -202,7 +213,7 @@ class Renderer:
             if name not in phrases:
                 anchors.append(text)
             extras.append(f"{human(name)}: {text}")
-        body = "".join(out).strip()
+        body = re.sub(r"\s+([.,?!;])", r"\1", re.sub(r"\s{2,}", " ", "".join(out))).strip()
         end = "?" if body.endswith("?") else "."
         body = body.rstrip("?.! ")
         if extras:
@@ -234,9 +245,9 @@ class Renderer:
         text = " ".join(parts)
         if persona is not None and level == "complete":
             intro = rng.choice(persona.intros).format(name=who) if who and persona.intros else ""
-            text = " ".join(
-                x for x in (rng.choice(persona.openers), intro, text, rng.choice(persona.closers)) if x
-            )
+            opener = rng.choice(persona.openers) if rng.random() < OPENER_RATE else ""
+            closer = rng.choice(persona.closers) if rng.random() < OPENER_RATE else ""
+            text = " ".join(x for x in (opener, intro, text, closer) if x)
         elif who:
             text = f"I'm {who}. {text}"
         return text

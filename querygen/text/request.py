@@ -135,9 +135,15 @@ class Requests:
     def _phrases(self, s: Step) -> dict[str, str] | None:
         """Ready-made words for the step's entity arguments; None when one cannot be said."""
         phrases: dict[str, str] = {}
+        voice = self.renderer.voice
         for k, ref in s.refs.items():
             if ref.kind in ("attribute", "self") and ref.phrase:
                 phrases[k] = ref.phrase
+            elif ref.kind == "id" and voice is not None and not isinstance(ref.target, list):
+                held = voice.held(self._table(s, k), ref.target)
+                if held is None:
+                    return None  # an internal id: no person could say it
+                phrases[k] = ref.phrase = held
         for k, o in s.origin.items():
             if o.kind != "flow" or o.source is None or k in phrases or k in s.silent:
                 continue
@@ -165,7 +171,11 @@ class Requests:
         if isinstance(value, list) or p.ref is None or p.ref.path:
             # paths are the user's own words for their files; a found list can only be quoted
             return None if earlier or p.ref is None or p.ref.path else False
-        if earlier and self.rng.random() < (0.5 if self.level == "minimal" else 0.25):
+        voice = self.renderer.voice
+        held = voice.held(p.ref.table_name, value) if voice is not None else None
+        if earlier and held is not None and self.rng.random() < 0.5:
+            return held  # the confirmation number the assistant gave them
+        if earlier and voice is None and self.rng.random() < (0.5 if self.level == "minimal" else 0.25):
             return None
         if before is not None:
             return f"that {noun(p.ref.table)}" if adjacent else before
@@ -176,8 +186,13 @@ class Requests:
         if phrase is None and new:
             phrase = f"the new {noun(p.ref.table)}"
         if phrase is None:
-            return None if earlier else False
+            return None if earlier and voice is None else held if held is not None else False
         return phrase
+
+
+    def _table(self, s: Step, param: str) -> str:
+        p = next(q for q in s.spec.params if q.name == param)
+        return p.ref.table_name if p.ref is not None else ""
 
 
 def _named_before(steps: list[Step], step: Step, value: Any) -> str | None:

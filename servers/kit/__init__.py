@@ -4,6 +4,7 @@ from servers.kit import geo
 from servers.kit.db import Db
 from servers.kit.domain import Domain, Variant
 from servers.kit.errors import ToolCrash, ToolError
+from servers.kit.language import Language, LanguageError
 from servers.kit.policy import Near, Policy, PolicyRefusal, Rule
 from servers.kit.seeding import Seeder
 from servers.kit.table_marks import Marks, marks
@@ -49,6 +50,8 @@ __all__ = [
     "Email",
     "EmailList",
     "IdList",
+    "Language",
+    "LanguageError",
     "Limit",
     "Marks",
     "LongText",

@@ -42,6 +42,7 @@ from servers.kit import table_marks
 from servers.kit import world as world_module
 from servers.kit.acting import Acting, session_table
 from servers.kit.db import Db
+from servers.kit.language import Language
 from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, Remedy, rule_text
 from servers.kit.policy_tools import add_breach_table, attach_policy
 from servers.kit.seeding import Seeder
@@ -80,6 +81,7 @@ class Domain:
         self.variants: dict[str, Variant] = {}
         self._version: str | None = None
         self.policy: Policy | None = None
+        self.language: Language | None = None  # set by servers.kit.language.Language(domain)
 
     # -- declarations -----------------------------------------------------------
     def acting(
@@ -353,6 +355,7 @@ class Domain:
         packages = {sys.modules[n].__package__ for n in names if n in sys.modules}
         packages -= {"servers.domains", "servers.kit", "", None}
         names |= {n for n in sys.modules if any(n.startswith(f"{p}.") for p in packages)}
+        names = {n for n in names if not n.endswith(".language")}  # words change no state
         sources = [inspect.getsource(sys.modules[n]) for n in sorted(names) if n in sys.modules]
         shared = [inspect.getsource(m) for m in (world_module, geo_module)]  # every fill reads them
         self._version = hashlib.sha256("".join([KIT_VERSION, *sources, *shared]).encode()).hexdigest()[:12]

@@ -788,3 +788,7 @@ def audit_ledger(db: Db) -> dict:
         "WHERE round(a.balance - e.balance_after, 2) != 0"
     )
     return {"mismatches": rows}
+
+
+# the words its customers use and its assistant answers with (read by the task generator)
+from servers.domains.banking import language as _language  # noqa: E402,F401

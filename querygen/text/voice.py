@@ -1,0 +1,291 @@
+"""A domain's declared language, put to work: the words of requests, names and answers.
+
+The domain declares (``servers.kit.language``) how its users name rows, say states and ask for
+each tool, and how an assistant reports each tool's result; this module turns those declarations
+and a call's real arguments and result into text. Values are written the way people write them:
+money with its currency ("$3,753.77"), days and times in words ("Tuesday, June 2 at 3 pm"),
+stored codes by their declared words ("waiting to be let in"), never an ISO timestamp.
+
+A domain without a declared language has no :class:`Voice` (``voice_of`` gives None) and stays on
+the generic fallback of ``render`` and ``answers``.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from querygen.text.dates import clock_words
+from servers.kit import Domain, ToolSpec
+from servers.kit.language import SLOT, Language, Names
+
+_ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2}))?")
+MAX_LISTED = 3  # items of a list an answer names before "and N more"
+
+
+class Unsaid(Exception):
+    """A slot of a template has no value here: the next template is tried."""
+
+
+def voice_of(domain: Domain, today: date) -> Voice | None:
+    """The domain's voice, or None while it has no declared language."""
+    lang = getattr(domain, "language", None)
+    return Voice(lang, today) if lang is not None else None
+
+
+def money(value: Any) -> str:
+    """``3753.77`` -> "$3,753.77"; whole amounts without cents ("$200")."""
+    v = float(value)
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    return f"{sign}${v:,.0f}" if round(v, 2) == int(v) else f"{sign}${v:,.2f}"
+
+
+def number(value: Any) -> str:
+    """A stored number as people write it: ``12.0`` -> "12", ``4.5`` -> "4.5"."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def day(value: Any, today: date) -> str:
+    """A stored day or moment as its day: "Tuesday, June 2" (with the year when not this one)."""
+    m = _ISO_DAY.match(str(value))
+    if m is None:
+        raise Unsaid(value)
+    d = date.fromisoformat(m.group(1))
+    text = f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
+    return text if d.year == today.year else f"{text}, {d.year}"
+
+
+def when(value: Any, today: date) -> str:
+    """A stored moment in words: "Tuesday, June 2 at 3 pm"."""
+    m = _ISO_DAY.match(str(value))
+    if m is None:
+        raise Unsaid(value)
+    text = day(value, today)
+    return text if m.group(2) is None else f"{text} at {clock_words(int(m.group(2)), int(m.group(3)))}"
+
+
+def plural(noun: str) -> str:
+    if noun.endswith("y") and not noun.endswith(("ay", "ey", "oy", "uy")):
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+def listing(items: Sequence[str], more: int = 0) -> str:
+    """``a``, ``a and b``, ``a, b and c``, ``a, b, c and 4 more``."""
+    items = list(items)
+    if more:
+        return ", ".join(items) + f" and {more} more"
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+_SECOND_PERSON = (
+    (r"\bmy\b", "your"),
+    (r"\bMy\b", "Your"),
+    (r"\bmine\b", "yours"),
+    (r"\bme\b", "you"),
+    (r"\bI\b", "you"),
+    (r"\bthe same\b", "that"),
+)
+
+
+def second_person(phrase: str) -> str:
+    """The user's words for a thing as the assistant says them back: "my card" -> "your card"."""
+    for pattern, repl in _SECOND_PERSON:
+        phrase = re.sub(pattern, repl, phrase)
+    return phrase
+
+
+def pick(options: Sequence[Any], key: Any) -> Any:
+    """One of ``options``, the same every run for the same ``key`` (no process-salted hash)."""
+    return options[zlib.crc32(str(key).encode()) % len(options)]
+
+
+class Voice:
+    """One domain's declared language, with the values of one task's reference day."""
+
+    def __init__(self, language: Language, today: date) -> None:
+        self.lang = language
+        self.today = today
+
+    # -- requests -------------------------------------------------------------------------------
+    def asks(self, spec: ToolSpec) -> tuple[str, ...] | None:
+        declared = self.lang.tools.get(spec.name)
+        return declared.phrasings if declared is not None else None
+
+    def speaker(self, param: str) -> bool:
+        return param in self.lang.speaker
+
+    def value_words(self, spec: ToolSpec, param: str, value: Any) -> str | None:
+        """The declared words for a parameter's value (its own words, else its column's states)."""
+        declared = self.lang.tools.get(spec.name)
+        if declared is not None and param in declared.words:
+            words = declared.words[param]
+            if value in words:
+                return words[value]
+        if isinstance(value, str | bool):
+            return self.lang.words_for(spec.returns, param, value)
+        return None
+
+    # -- naming rows ----------------------------------------------------------------------------
+    def names(self, table: str) -> Names | None:
+        return self.lang.tables.get(table)
+
+    def held(self, table: str, key: Any) -> str | None:
+        """How the user quotes a row's id they hold ("order ORD-000048"), or None if internal."""
+        names = self.lang.tables.get(table)
+        if names is None or names.held is None:
+            return None
+        return names.held.replace("{id}", str(key))
+
+    def name_row(
+        self,
+        table: str,
+        row: Mapping[str, Any],
+        rows: Sequence[Mapping[str, Any]],
+        mine: bool,
+        column: str | None = None,
+    ) -> tuple[str, str, str] | None:
+        """(phrase, bare value, column) naming ``row`` so that no other of ``rows`` fits the words.
+
+        ``column`` is the one a lookup filtered on: the phrase must say it. A form in the
+        speaker's voice ("my ...") names only the speaker's own rows."""
+        names = self.lang.tables.get(table)
+        if names is None:
+            return None
+        usable = []
+        for form in names.forms:
+            cols = [m.group(1) for m in SLOT.finditer(form)]
+            if column is not None and column not in cols:
+                continue
+            if form.lower().startswith("my ") and not mine:
+                continue
+            if any(row.get(c) in (None, "") for c in cols):
+                continue
+            fits = [r for r in rows if all(_same(r.get(c), row.get(c)) for c in cols)]
+            if len(fits) == 1:
+                usable.append((form, cols))
+        if not usable:
+            return None
+        form, cols = pick(usable, row.get("id", form))
+        text = self.fill_row(table, form, row)
+        bare = str(row[cols[0]]) if cols else text
+        return text, bare, cols[0] if cols else ""
+
+    def fill_row(self, table: str, form: str, row: Mapping[str, Any]) -> str:
+        """A naming form filled from a row, values as people say them."""
+
+        def one(m: re.Match[str]) -> str:
+            col, filt = m.group(1), m.group(2)
+            return self._format(row.get(col), filt, None, table, col)
+
+        return SLOT.sub(one, form)
+
+    # -- answers --------------------------------------------------------------------------------
+    def tell(
+        self, spec: ToolSpec, result: Any, args: Mapping[str, Any], said: Mapping[str, str]
+    ) -> str | None:
+        """The declared answer for one call: the first template whose every slot has a value."""
+        declared = self.lang.tools.get(spec.name)
+        if declared is None:
+            return None
+        for template in declared.tells:
+            try:
+                return self._fill(template, spec, result, args, said)
+            except Unsaid:
+                continue
+        return None
+
+    def _fill(
+        self, template: str, spec: ToolSpec, result: Any, args: Mapping[str, Any], said: Mapping[str, str]
+    ) -> str:
+        def one(m: re.Match[str]) -> str:
+            name, filt, arg = m.group(1), m.group(2), m.group(3)
+            if name.startswith("@"):
+                words = said.get(name[1:])
+                if words is None:
+                    raise Unsaid(name)
+                return second_person(words) if filt is None else self._format(args.get(name[1:]), filt, arg, spec.returns, name[1:])
+            value = _lookup(result, args, name)
+            return self._format(value, filt, arg, spec.returns, name.rsplit(".", 1)[-1])
+
+        text = SLOT.sub(one, template)
+        return text[:1].upper() + text[1:]
+
+    def _format(self, value: Any, filt: str | None, arg: str | None, table: str | None, col: str) -> str:
+        if value is None or value == "" or value == []:
+            raise Unsaid(col)
+        if filt == "money":
+            return money(value)
+        if filt == "day":
+            return day(value, self.today)
+        if filt == "when":
+            return when(value, self.today)
+        if filt == "state":
+            return self.lang.words_for(table, col, value) or self._any_state(col, value) or str(value).replace("_", " ")
+        if filt in ("count", "list", "sum"):
+            rows = value if isinstance(value, list) else None
+            if rows is None:
+                raise Unsaid(col)
+            return self._rows(rows, filt, arg or "", table)
+        if isinstance(value, dict | list):
+            raise Unsaid(col)
+        if isinstance(value, str):
+            return self.lang.words_for(table, col, value) or value
+        return number(value)
+
+    def _any_state(self, col: str, value: Any) -> str | None:
+        for (_, column), words in self.lang.states.items():
+            if column == col and value in words:
+                return words[value]
+        return None
+
+    def _rows(self, rows: list[Any], filt: str, arg: str, table: str | None) -> str:
+        if filt == "count":
+            n = len(rows)
+            return f"no {plural(arg)}" if n == 0 else f"1 {arg}" if n == 1 else f"{n} {plural(arg)}"
+        if not rows:
+            raise Unsaid(arg)
+        if filt == "sum":
+            return money(sum(float(r.get(arg) or 0) for r in rows if isinstance(r, dict)))
+        values = []
+        for r in rows:
+            v = r.get(arg) if isinstance(r, dict) else r
+            if v not in (None, ""):
+                values.append(self._format(v, "state", None, table, arg) if self._any_state(arg, v) else number(v))
+        if not values:
+            raise Unsaid(arg)
+        shown = values[:MAX_LISTED] if len(values) > MAX_LISTED + 1 else values
+        return listing(shown, len(values) - len(shown))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    return a == b
+
+
+def _lookup(result: Any, args: Mapping[str, Any], path: str) -> Any:
+    """A field of the result (dotted for nested; ``rows`` is its list of rows), else an argument."""
+    node: Any = result
+    for part in path.split("."):
+        if part == "rows" and isinstance(node, dict) and "rows" not in node:
+            lists = [v for v in node.values() if isinstance(v, list)]
+            node = lists[0] if lists else None
+        elif part == "rows" and isinstance(node, list):
+            continue
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            node = None
+            break
+    if node is None and "." not in path and path in args:
+        return args[path]
+    return node

@@ -1,0 +1,216 @@
+"""How a domain's users speak and what its assistant says back: the language a domain declares.
+
+The generator writes training text from these declarations, never from column names. A domain
+says, in its own module:
+
+* how a person **names a row** of each table ("my checking account", 'the "Q3 launch" sprint'),
+  and which ids a person really holds (an order number, a confirmation code) as opposed to the
+  internal ones that must never appear in a user's words;
+* how a person **says a state or a filter** ("frozen", "still needs approval"), per value of a
+  column or of a tool's parameter; the words are always produced from the value, so the words
+  and the gold call cannot disagree;
+* per tool, **how a user asks** for it (several phrasings, in the voice of that service's user,
+  some with a reason), **how an assistant reports** its result (the facts asked for, plainly),
+  and, where a user types free text (a nickname, a comment), **what they would type**.
+
+Templates are checked when declared: a request's ``{slot}`` must be a parameter of the tool and
+every required parameter must be said (the speaker's own id excepted: "my accounts"); an answer's
+slots use the grammar below. What the slots turn into (money, dates, the phrase the user used) is
+the generator's business (``querygen.text.voice``); this module only records and checks.
+
+Answer template slots (a tool's ``tells``; the first template whose every slot has a value wins,
+so a later one is the fallback for an empty list or a missing field):
+
+    {field}                a field of the result (dotted for nested: ``{account.balance}``), else an argument
+    {field:money}          "$1,234.50"
+    {field:day}            "Tuesday, June 2"        {field:when}  "Tuesday, June 2 at 3 pm"
+    {field:state}          the declared words for that value of the column (``states``)
+    {rows:count(noun)}     "3 payees" / "1 payee"   (``noun`` singular; plural made for you)
+    {rows:list(column)}    "Lambert Labs, Glen Atkinson and 2 more"
+    {rows:sum(column)}     a money total of one column of the rows
+    {@param}               the words the user used for that argument, in the second person
+                           ("your checking account" for "my checking account")
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from servers.kit.table_marks import marks
+
+if TYPE_CHECKING:
+    from servers.kit.domain import Domain
+
+SLOT = re.compile(r"\{(@?[\w.]+)(?::(\w+)(?:\(([\w ]*)\))?)?\}")
+FILTERS = {"money": False, "day": False, "when": False, "state": False, "count": True, "list": True, "sum": True}
+MIN_ASKS = 5  # phrasings a tool with arguments declares (fewer only with ``one_form``)
+
+
+class LanguageError(ValueError):
+    """A language declaration that cannot be right: names what is wrong and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """How people name the rows of one table.
+
+    ``forms`` are templates over the row's columns, in the speaker's voice ("my {kind} account");
+    one is usable for a row when the values it shows single that row out of the rows the agent
+    will see. ``held`` is how a person quotes the row's id when they really hold it ("order
+    {id}"); None means the id is internal and never appears in a user's words."""
+
+    table: str
+    forms: tuple[str, ...]
+    held: str | None = None
+
+
+@dataclass(frozen=True)
+class Asks:
+    """How a user asks for one tool and how the assistant reports what it did."""
+
+    tool: str
+    phrasings: tuple[str, ...]
+    tells: tuple[str, ...]
+    words: Mapping[str, Mapping[Any, str]] = field(default_factory=dict)
+    one_form: str = ""  # why this request has fewer than MIN_ASKS forms
+    values: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # what users type for free text
+
+
+class Language:
+    """The language of one domain; made once in the domain's module, read by the generator.
+
+    ``speaker`` names the parameters that mean the person speaking (``customer`` in a bank): a
+    request may leave them unsaid ("show my accounts"), and a task only uses such a phrasing when
+    the call is made for the speaker."""
+
+    def __init__(self, domain: Domain, *, speaker: Iterable[str] = ()) -> None:
+        self.domain = domain
+        self.speaker = tuple(speaker)
+        self.tables: dict[str, Names] = {}
+        self.states: dict[tuple[str, str], dict[Any, str]] = {}
+        self.tools: dict[str, Asks] = {}
+        domain.language = self
+
+    # -- tables ---------------------------------------------------------------------------------
+    def names(self, table: Any, *forms: str, held: str | None = None) -> None:
+        """Declare how people name rows of ``table`` (see :class:`Names`)."""
+        name, columns = table.__tablename__, _columns(table)
+        if not forms and held is None:
+            raise LanguageError(f"{self.domain.name}.{name}: give at least one form or a held id")
+        for form in (*forms, *([held] if held else [])):
+            for slot, filt, _ in _slots(form, f"{self.domain.name}.{name} form {form!r}"):
+                if slot not in columns:
+                    raise LanguageError(
+                        f"{self.domain.name}.{name} form {form!r}: {{{slot}}} is not a column; "
+                        f"columns are {sorted(columns)}"
+                    )
+                if filt not in (None, "money", "day", "when", "state"):
+                    raise LanguageError(f"{self.domain.name}.{name} form {form!r}: filter {filt!r} not allowed here")
+        if held is not None and "{id}" not in held and "{" + _pk(table) + "}" not in held:
+            raise LanguageError(f"{self.domain.name}.{name}: held={held!r} must quote the id ({{id}})")
+        self.tables[name] = Names(name, tuple(forms), held)
+
+    def state(self, table: Any, column: str, **words: str) -> None:
+        """Declare how people say the values of one column ("frozen", "waiting to be let in")."""
+        name = table.__tablename__
+        if column not in _columns(table):
+            raise LanguageError(f"{self.domain.name}.{name}: no column {column!r} to say states of")
+        for value, said in words.items():
+            if not isinstance(said, str) or not said.strip():
+                raise LanguageError(f"{self.domain.name}.{name}.{column}={value!r}: words must be a non-empty string")
+        self.states[(name, column)] = dict(words)
+
+    # -- tools ----------------------------------------------------------------------------------
+    def tool(
+        self,
+        name: str,
+        *,
+        asks: Iterable[str],
+        tells: Iterable[str],
+        words: Mapping[str, Mapping[Any, str]] | None = None,
+        one_form: str = "",
+        values: Mapping[str, Iterable[Any]] | None = None,
+    ) -> None:
+        """Declare one tool's requests and answers (see the module docstring for the grammar)."""
+        spec = self.domain._tools.get(name)
+        where = f"{self.domain.name}.{name}"
+        if spec is None:
+            raise LanguageError(f"{where}: the domain has no tool {name!r}; tools are {sorted(self.domain._tools)}")
+        asks, tells = tuple(asks), tuple(tells)
+        params = {p.name: p for p in spec.params}
+        if not asks or not tells:
+            raise LanguageError(f"{where}: declare at least one request (asks) and one answer (tells)")
+        said = [p for p in spec.params if p.name not in self.speaker]
+        if said and len(asks) < MIN_ASKS and not one_form:
+            raise LanguageError(
+                f"{where}: {len(asks)} request phrasings; a tool with arguments needs {MIN_ASKS} "
+                "(or one_form='why the request has only one form')"
+            )
+        for text in asks:
+            slots = {s for s, _, _ in _slots(text, f"{where} request {text!r}")}
+            unknown = slots - set(params)
+            if unknown:
+                raise LanguageError(f"{where} request {text!r}: no parameter {sorted(unknown)}; parameters are {sorted(params)}")
+            missing = [p.name for p in spec.params if p.required and p.name not in slots and p.name not in self.speaker]
+            if missing:
+                raise LanguageError(f"{where} request {text!r}: leaves out the required {missing}")
+        for text in tells:
+            for slot, filt, arg in _slots(text, f"{where} answer {text!r}"):
+                if slot.startswith("@") and slot[1:] not in params:
+                    raise LanguageError(f"{where} answer {text!r}: {{{slot}}} names no parameter")
+                if filt is not None and filt not in FILTERS:
+                    raise LanguageError(f"{where} answer {text!r}: unknown filter {filt!r}; known: {sorted(FILTERS)}")
+                if filt is not None and FILTERS[filt] != bool(arg):
+                    raise LanguageError(f"{where} answer {text!r}: {filt} {'needs' if FILTERS[filt] else 'takes no'} (argument)")
+        for param, values in (words or {}).items():
+            p = params.get(param)
+            if p is None:
+                raise LanguageError(f"{where}: words for {param!r}, which is no parameter")
+            allowed = set(p.enum or ()) | ({True, False} if p.json_type == "boolean" else set())
+            if p.items and p.items.get("enum"):
+                allowed |= set(p.items["enum"])
+            bad = [v for v in values if allowed and v not in allowed]
+            if bad:
+                raise LanguageError(f"{where}: words for {param}={bad}; its values are {sorted(map(str, allowed))}")
+        for param, options in (values or {}).items():
+            if param not in params or params[param].ref is not None or not tuple(options):
+                raise LanguageError(f"{where}: values for {param!r} must be a non-empty list for a plain parameter")
+        kept = {k: tuple(v) for k, v in (values or {}).items()}
+        self.tools[name] = Asks(name, asks, tells, dict(words or {}), one_form, kept)
+
+    # -- reading --------------------------------------------------------------------------------
+    def words_for(self, table: str | None, column: str, value: Any) -> str | None:
+        """The declared words for a column's value, if any."""
+        if table is None:
+            return None
+        return self.states.get((table, column), {}).get(value if not isinstance(value, bool) else str(value))
+
+
+def _columns(table: Any) -> set[str]:
+    return {c.name for c in table.__table__.columns} - set(marks(table).hidden or ())
+
+
+def _pk(table: Any) -> str:
+    return next(iter(table.__table__.primary_key.columns)).name
+
+
+def _slots(text: str, where: str) -> list[tuple[str, str | None, str | None]]:
+    """The slots of a template as (name, filter, argument); a malformed brace is an error."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as e:
+        raise LanguageError(f"{where}: {e}") from None
+    out = []
+    for _, fld, spec, _ in parsed:
+        if fld is None:
+            continue
+        whole = "{" + fld + (":" + spec if spec else "") + "}"
+        m = SLOT.fullmatch(whole)
+        if m is None:
+            raise LanguageError(f"{where}: slot {whole} is not {{name}}, {{name:filter}} or {{name:filter(arg)}}")
+        out.append((m.group(1), m.group(2), m.group(3)))
+    return out
