@@ -96,9 +96,11 @@ class Language:
         domain.language = self
 
     # -- tables ---------------------------------------------------------------------------------
-    def names(self, table: Any, *forms: str, held: str | None = None) -> None:
-        """Declare how people name rows of ``table`` (see :class:`Names`)."""
-        name, columns = table.__tablename__, _columns(table)
+    def names(self, table: Any, *forms: str, held: str | None = None, shown: Iterable[str] = ()) -> None:
+        """Declare how people name rows of ``table`` (see :class:`Names`). ``shown`` are fields the
+        domain's tools show beside the table's own columns (a cart line's ``product_name``), which a
+        form may use; a form needing one is only used where the lookup's rows carry it."""
+        name, columns = table.__tablename__, _columns(table) | set(shown)
         if not forms and held is None:
             raise LanguageError(f"{self.domain.name}.{name}: give at least one form or a held id")
         for form in (*forms, *([held] if held else [])):
