@@ -97,10 +97,11 @@ def _first_clause(description: str) -> str:
 
 def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> bool:
     """A request that takes back what the task itself did: a destructive call on a row the task
-    created (create an event, cancel it), or a write on a row an earlier write changed that leaves
-    no trace in the final state (freeze an account, unfreeze it)."""
+    created (create an event, cancel it), or a second write on the row an earlier write changed
+    that leaves no trace in the final state (freeze an account, unfreeze it)."""
     touched = {c["pk"] for c in diff}
     writes = [s for s in steps if s.role == "ask" and s.spec.writes]
+    subjects = [_row_of(s) for s in writes]
     for k, s in enumerate(writes):
         keys = [
             s.args[p.name]
@@ -109,9 +110,15 @@ def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> 
         ]
         if s.spec.destructive and any(v in created for v in keys):
             return True
-        if any(v not in touched and any(v in e.args.values() for e in writes[:k]) for v in keys):
+        row = subjects[k]
+        if row is not None and row not in touched and row in subjects[:k]:
             return True
     return False
+
+
+def _row_of(step: Step) -> Any:
+    """The id of the row a write's result shows (its ``id``), if any."""
+    return step.result.get("id") if isinstance(step.result, dict) else None
 
 
 def _split(rng: random.Random, length: int, turns: int) -> list[int]:
@@ -134,6 +141,11 @@ class Composer:
         self.probe = probe
         self.ids = ids
         self._ready: dict[str, frozenset[str]] = {}
+        self.dropped: str | None = None  # why the last draft was not made (the text stage's reasons)
+
+    def _drop(self, reason: str) -> None:
+        self.dropped = reason
+        return None
 
     def ready(self, domain: str) -> frozenset[str]:
         """Tools with preconditions this composer's starting snapshot of ``domain`` meets."""
@@ -156,6 +168,7 @@ class Composer:
         variant without one often starts at a tool whose precondition its state meets.
         ``through`` is a tool the chain must contain, after another with ``lead``
         (:meth:`ChainSampler.sample`)."""
+        self.dropped = None
         kit = self.kits[domain]
         variant = self.probe.snapshots[domain].variant is not None
         ready = self.ready(domain)
@@ -174,7 +187,7 @@ class Composer:
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
         if undoes(steps, created, diff):
-            return None  # a person does not make something and undo it for no reason
+            return self._drop("undo")  # a person does not make something and undo it for no reason
         persona = kit.renderer.persona(rng)
         scene = kit.builder.scene
         refused = len(steps) < len(asked)
@@ -184,7 +197,7 @@ class Composer:
         level = shape.level if gap else ("complete" if shape.level == "missing_required" else shape.level)
         rendered = Requests(kit.renderer, self.ids, asked, created, rng, level).texts(persona, scene, gap)
         if rendered is None:
-            return None  # a value found by one call could only be said by quoting it: a leak
+            return self._drop("unsaid")  # only an internal id or a found value could say some call
         texts, anchors = rendered
         # a turn's anchors are the values its text states: the one left out for a clarification
         # (or a value only an earlier turn said) is no anchor a paraphrase could keep
@@ -195,7 +208,7 @@ class Composer:
             return None  # the "missing" value is still said somewhere; not a real clarification
         made = self._turns(kit, asked, texts, gap, created, diff, rng)
         if made is None:
-            return None
+            return self._drop("planted")
         turn_list, confirms = made
         if gap:
             anchors = [*anchors[: gap.turn + 1], [gap.surface], *anchors[gap.turn + 1 :]]
@@ -367,6 +380,7 @@ class Composer:
 
     # -- abstain tasks ------------------------------------------------------------------------------
     def missing_function_task(self, ep: Episode, domain: str, rng: random.Random) -> Task | None:
+        self.dropped = None
         kit = self.kits[domain]
         options = self.offerer.hideable(domain)
         if not options:

@@ -312,7 +312,7 @@ class Generator:
     ) -> tuple[Task | None, str | None, str, str]:
         """The gates' verdict on a draft; an audited one is also replayed on a fresh fork."""
         if task is None:
-            return None, "sampling", domain, kind
+            return None, lane.composer.dropped or "sampling", domain, kind
         kind = task.kind
         if self._misworded(task):
             return (task if keep_rejected else None), "wording", domain, kind

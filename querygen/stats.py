@@ -12,6 +12,10 @@ from typing import Any
 
 from querygen.gates import GATES
 
+# drafts the text stage did not make: some call could only be said by an internal id or a found
+# value (unsaid), a later turn would quote an id no answer gave (planted), a request undid another
+TEXT_DROPS = ("unsaid", "planted", "undo")
+
 
 @dataclass
 class GenStats:
@@ -54,7 +58,7 @@ class GenStats:
                 for k, v in sorted(table.items())
             }
 
-        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", "wording", *GATES)}
+        reasons = {g: self.rejected.get(g, 0) for g in ("sampling", *TEXT_DROPS, "wording", *GATES)}
         return {
             "requested": self.requested,
             "kept": self.kept,

@@ -18,7 +18,9 @@ and deletes of existing rows keep their real keys. Any path reaching the gold ce
 Read-only tasks (empty expected diff): the final answer must carry the facts the gold calls
 returned — scalar values from the result of the final turn's last gold call (the final answer
 answers the last request), except values the gold arguments already contain (the model could echo
-them from the question); ``contract.task.result_facts`` defines them for both packages. Full credit for
+them from the question); ``contract.task.result_facts`` defines them for both packages. When the
+task's reference answer states some of them, those are the facts asked for (the balance, not the
+account's kind and status beside it), and only they count. Full credit for
 ``answer_facts`` (default 3) of them, or all when there are fewer; numbers match in any common
 formatting (``1,234.5`` = ``1234.50``), strings case-insensitively. Writing anything on a read-only
 task is collateral.
@@ -161,6 +163,16 @@ def gold_facts(results: list[Any], gold_args: list[dict[str, Any]]) -> list[Any]
     return [f.casefold() if isinstance(f, str) else f for f in result_facts(results, gold_args)]
 
 
+def asked_facts(facts: list[Any], reference: str | None) -> list[Any]:
+    """The facts the reference answer states, when it states any: an assistant is asked for a
+    balance, not for the account's status and kind beside it (all the facts otherwise)."""
+    if not reference:
+        return facts
+    text, numbers = _words(reference), written_numbers(reference)
+    stated = [f for f in facts if (states_number(f, numbers) if isinstance(f, float) else _words(f) in text)]
+    return stated or facts
+
+
 def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[float, int]:
     """Fraction of the needed facts found in the answer (and how many were found)."""
     if not answer:
@@ -198,8 +210,9 @@ def outcome_term(
         # when that turn makes no call: a refused request's answer is the refusal, judged by policy)
         final = task.final_turn if task.final_turn is not None else task.gold[-1].turn
         last = [i for i, g in enumerate(task.gold) if g.last_in_turn and g.turn == final]
-        facts = task.cache["facts"] = gold_facts(
-            [gold_results[i] for i in last], [task.gold[i].args for i in range(len(task.gold))]
+        facts = task.cache["facts"] = asked_facts(
+            gold_facts([gold_results[i] for i in last], [task.gold[i].args for i in range(len(task.gold))]),
+            task.reference_answer,
         )
     value, found = facts_score(facts, answer, cfg.answer_facts)
     collateral = actual.rows

@@ -94,6 +94,7 @@ class PreparedTask:
     # confirmation rules in force: (user turn, or -1 for every call, "domain rule N (slug)", tools)
     confirm: tuple[tuple[int, str, frozenset[str]], ...] = ()
     final_turn: int | None = None  # the last user turn (None: the last gold call's)
+    reference_answer: str | None = None  # the final turn's reference answer: the facts it states are the ones asked
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -158,6 +159,7 @@ def _from_task(task: Task) -> PreparedTask:
             setup=tuple((c.name, dict(c.arguments)) for c in task.setup),
             confirm=_confirmations(task),
             final_turn=len(task.turns) - 1,
+            reference_answer=task.turns[-1].answer if task.turns else None,
         ),
         task.dependencies,
     )

@@ -12,6 +12,7 @@ gate accepts.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from unittest import mock
 
 import pytest
@@ -219,17 +220,30 @@ def test_near_miss_alternatives_keep_the_relation(gen):
         assert ok, other
 
 
-def test_a_list_parameter_takes_a_list_an_earlier_answer_showed(gen):
-    """book_flight after search_flights (in an earlier turn) books the legs of a shown option."""
-    chain = ["search_flights", "book_flight"]
-    task = _kept(gen, "travel_booking", chain, "book_flight", turns=2, tries=30)
-    assert task is not None
-    (search,), (book,) = (
-        _calls(task, "travel_booking_search_flights"),
-        _calls(task, "travel_booking_book_flight"),
-    )
-    shown = [o["flight_dates"] for o in search.result["options"]]
-    assert book.arguments["flight_dates"] in shown
+def test_a_later_turn_quotes_only_what_an_answer_stated(gen):
+    """book_flight after search_flights (in an earlier turn) books the legs of a shown option: the user
+    can only quote legs the assistant's answer stated. A draft whose answer did not state them is
+    dropped as "planted"; no answer is patched with "For reference: ..." to make the quote possible."""
+    domain, lane = "travel_booking", gen._base
+    kit = gen.kits[domain]
+    names = [f"{domain}_search_flights", f"{domain}_book_flight"]
+    reasons: Counter[str] = Counter()
+    for k in range(30):
+        rng = random.Random(f"forced:book_flight:{k}")
+        forced = mock.patch.object(kit.chains, "sample", lambda *a, **kw: list(names))
+        with forced, lane.sandbox.trial([domain]) as ep:
+            task = lane.composer.tool_task(ep, domain, Shape("complete", 2, 2), rng)
+        if task is None:
+            reasons[lane.composer.dropped or "sampling"] += 1
+            continue
+        assert not any("For reference" in t.answer for t in task.turns)
+        for t, turn in enumerate(task.turns):
+            for call in turn.calls:
+                for leg in call.arguments.get("flight_dates") or []:
+                    if leg not in turn.user:
+                        continue
+                    assert any(leg in earlier.answer for earlier in task.turns[:t]), leg
+    assert reasons["planted"] > 0
 
 
 # -- forced into a chain, each tool makes a task every gate keeps --------------------------------

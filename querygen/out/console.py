@@ -18,6 +18,9 @@ from rich.table import Table
 
 GATE_ORDER = (
     "sampling",
+    "unsaid",
+    "planted",
+    "undo",
     "wording",
     "provenance",
     "grounding",

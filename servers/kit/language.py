@@ -168,14 +168,14 @@ class Language:
                     raise LanguageError(f"{where} answer {text!r}: unknown filter {filt!r}; known: {sorted(FILTERS)}")
                 if filt is not None and FILTERS[filt] != bool(arg):
                     raise LanguageError(f"{where} answer {text!r}: {filt} {'needs' if FILTERS[filt] else 'takes no'} (argument)")
-        for param, values in (words or {}).items():
+        for param, said in (words or {}).items():
             p = params.get(param)
             if p is None:
                 raise LanguageError(f"{where}: words for {param!r}, which is no parameter")
             allowed = set(p.enum or ()) | ({True, False} if p.json_type == "boolean" else set())
             if p.items and p.items.get("enum"):
                 allowed |= set(p.items["enum"])
-            bad = [v for v in values if allowed and v not in allowed]
+            bad = [v for v in said if allowed and v not in allowed]
             if bad:
                 raise LanguageError(f"{where}: words for {param}={bad}; its values are {sorted(map(str, allowed))}")
         for param, options in (values or {}).items():

@@ -267,8 +267,9 @@ def _seed_history(s: Seeder, accounts: list[dict], payees: list[dict], city_of: 
                     "created_at": when,
                 }
             )
-            post(a["id"], "transfer_out", -amount, f"Transfer to {target['id']}", when, tid)
-            post(target["id"], "transfer_in", amount, f"Transfer from {a['id']}", when, tid)
+            # a statement line names the other account as its holder knows it, never by internal id
+            post(a["id"], "transfer_out", -amount, f"Transfer to {target['nickname']}", when, tid)
+            post(target["id"], "transfer_in", amount, f"Transfer from {a['nickname']}", when, tid)
     for a in accounts:
         a["balance"] = balance[a["id"]]
         if a["status"] == "closed" and balance[a["id"]] != 0:
@@ -551,8 +552,8 @@ def transfer(
         memo=memo or "",
         created_at=db.stamp(),
     )
-    _post(db, src, "transfer_out", -amount, f"Transfer to {target}", t["id"])
-    _post(db, dst, "transfer_in", amount, f"Transfer from {source}", t["id"])
+    _post(db, src, "transfer_out", -amount, f"Transfer to {dst['nickname']}", t["id"])
+    _post(db, dst, "transfer_in", amount, f"Transfer from {src['nickname']}", t["id"])
     return t
 
 
