@@ -166,10 +166,15 @@ def _ambiguity(task: Task, ref: dict[str, Any]) -> list[str]:
         return ["incomplete record (call, resolver, column, value)"]
     if not (0 <= i < len(calls) and 0 <= j < len(calls)):
         return ["resolver or call out of range"]
-    rows = [r for r in _rows_with(calls[i].result, column) if _key(r[column]) == _key(value)]
+    columns = ref.get("columns") if isinstance(ref.get("columns"), dict) else {column: value}
+    rows = [
+        r
+        for r in _rows_with(calls[i].result, next(iter(columns), column))
+        if all(_key(r.get(c)) == _key(v) for c, v in columns.items())
+    ]
     why = []
     if len(rows) != 1:
-        why.append(f"{len(rows)} rows of call {i}'s result have {column} = {value}")
+        why.append(f"{len(rows)} rows of call {i}'s result have {columns}")
     elif not _row_is(rows[0], ref.get("target")):
         why.append(f"the row with {column} = {value} is {rows[0].get('id')}, not {ref.get('target')}")
     said = " \n ".join(turn.user for turn in task.turns[: turns[j] + 1])

@@ -43,11 +43,14 @@ class Reference:
     resolver: int | None = None  # gold call whose result holds the row
     column: str | None = None
     value: Any = None
+    columns: dict[str, Any] | None = None  # every column a declared form says, with its stored value
 
     def as_dict(self, call: int, param: str) -> dict[str, Any]:
         out = {"call": call, "param": param, "target": self.target, "kind": self.kind, "text": self.phrase}
         if self.kind == "attribute":
             out.update(resolver=self.resolver, column=self.column, value=self.value)
+            if self.columns:
+                out["columns"] = self.columns
         return out
 
 
@@ -218,8 +221,9 @@ class Resolver:
         named = self.voice.name_row(table, row, rows, mine or table == self.person, lookup.column or None)
         if named is None:
             return None
-        text, bare, column = named
-        return Reference("attribute", key, text, bare, column=column, value=row.get(column, bare))
+        text, said, columns = named
+        column = next(iter(columns), "")
+        return Reference("attribute", key, text, said, column=column, value=said, columns=columns)
 
 
 def _enum(spec: ToolSpec, param: str) -> tuple[Any, ...]:

@@ -151,6 +151,8 @@ class Renderer:
             return None
         owner = noun(self.tables[producer.spec.returns]) if producer.spec.returns in self.tables else "result"
         role = human(key)
+        if role == n and owner == n:
+            return f"that {n}"  # {"event": id} of the event just made: not "the event of that event"
         return f"the {n} of that {owner}" if role == n else f"the {role} of that {owner}"
 
     def _by_attribute(self, value: str, n: str, result: Any, rng: random.Random) -> str | None:

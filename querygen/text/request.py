@@ -113,6 +113,8 @@ class Requests:
         for j, s in enumerate(self.steps):
             if s.role in ("resolve", "check"):
                 continue  # the agent's own lookup: the user never asks for it
+            if r.voice is not None and r.voice.asks(s.spec) is None:
+                return None  # a tool the domain gives users no words for (a generic record filter)
             phrases = self._phrases(s)
             if phrases is None:
                 return None

@@ -23,6 +23,7 @@ from servers.kit import Domain, ToolSpec
 from servers.kit.language import SLOT, Language, Names
 
 _ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2}))?")
+_ISO_IN_TEXT = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?\b")
 MAX_LISTED = 3  # items of a list an answer names before "and N more"
 
 
@@ -152,32 +153,43 @@ class Voice:
         rows: Sequence[Mapping[str, Any]],
         mine: bool,
         column: str | None = None,
-    ) -> tuple[str, str, str] | None:
-        """(phrase, bare value, column) naming ``row`` so that no other of ``rows`` fits the words.
+    ) -> tuple[str, str, dict[str, Any]] | None:
+        """(phrase, the first value as said, {column: value}) naming ``row`` so that no other of
+        ``rows`` reads the same (two orders of the same day are both "my order from Tuesday").
 
-        ``column`` is the one a lookup filtered on: the phrase must say it. A form in the
-        speaker's voice ("my ...") names only the speaker's own rows."""
+        ``column`` is the one a lookup filtered on: it must be the form's first column. A form in
+        the speaker's voice ("my ...") names only the speaker's own rows."""
         names = self.lang.tables.get(table)
         if names is None:
             return None
         usable = []
         for form in names.forms:
-            cols = [m.group(1) for m in SLOT.finditer(form)]
-            if column is not None and column not in cols:
+            slots = [(m.group(1), m.group(2)) for m in SLOT.finditer(form)]
+            cols = [c for c, _ in slots]
+            if column is not None and cols[:1] != [column]:
                 continue
             if form.lower().startswith("my ") and not mine:
                 continue
             if any(row.get(c) in (None, "") for c in cols):
                 continue
-            fits = [r for r in rows if all(_same(r.get(c), row.get(c)) for c in cols)]
+            said = self._said(table, slots, row)
+            if said is None:
+                continue
+            fits = [r for r in rows if self._said(table, slots, r) == said]
             if len(fits) == 1:
-                usable.append((form, cols))
+                usable.append((form, slots, said))
         if not usable:
             return None
-        form, cols = pick(usable, row.get("id", form))
+        form, slots, said = pick(usable, row.get("id", form))
         text = self.fill_row(table, form, row)
-        bare = str(row[cols[0]]) if cols else text
-        return text, bare, cols[0] if cols else ""
+        first = self._format(row.get(slots[0][0]), slots[0][1], None, table, slots[0][0]) if slots else text
+        return text, first, {c: row.get(c) for c, _ in slots}
+
+    def _said(self, table: str, slots: list[tuple[str, str | None]], row: Mapping[str, Any]) -> tuple[str, ...] | None:
+        try:
+            return tuple(self._format(row.get(c), f, None, table, c).casefold() for c, f in slots)
+        except (Unsaid, ValueError):
+            return None
 
     def fill_row(self, table: str, form: str, row: Mapping[str, Any]) -> str:
         """A naming form filled from a row, values as people say them."""
@@ -214,12 +226,14 @@ class Voice:
                     raise Unsaid(name)
                 return second_person(words) if filt is None else self._format(args.get(name[1:]), filt, arg, spec.returns, name[1:])
             value = _lookup(result, args, name)
-            return self._format(value, filt, arg, spec.returns, name.rsplit(".", 1)[-1])
+            return self._format(value, filt, arg, spec.returns, name.rsplit(".", 1)[-1], _total(result))
 
         text = SLOT.sub(one, template)
         return text[:1].upper() + text[1:]
 
-    def _format(self, value: Any, filt: str | None, arg: str | None, table: str | None, col: str) -> str:
+    def _format(
+        self, value: Any, filt: str | None, arg: str | None, table: str | None, col: str, total: int | None = None
+    ) -> str:
         if value is None or value == "" or value == []:
             raise Unsaid(col)
         if filt == "money":
@@ -234,12 +248,18 @@ class Voice:
             rows = value if isinstance(value, list) else None
             if rows is None:
                 raise Unsaid(col)
-            return self._rows(rows, filt, arg or "", table)
+            return self._rows(rows, filt, arg or "", table, total)
         if isinstance(value, dict | list):
             raise Unsaid(col)
         if isinstance(value, str):
-            return self.lang.words_for(table, col, value) or value
+            return self.lang.words_for(table, col, value) or _ISO_IN_TEXT.sub(lambda m: self._day_in_text(m.group()), value)
         return number(value)
+
+    def _day_in_text(self, iso: str) -> str:
+        try:
+            return when(iso, self.today) if "T" in iso else day(iso, self.today)
+        except (Unsaid, ValueError):
+            return iso
 
     def _any_state(self, col: str, value: Any) -> str | None:
         for (_, column), words in self.lang.states.items():
@@ -247,29 +267,51 @@ class Voice:
                 return words[value]
         return None
 
-    def _rows(self, rows: list[Any], filt: str, arg: str, table: str | None) -> str:
+    def _rows(self, rows: list[Any], filt: str, arg: str, table: str | None, total: int | None) -> str:
+        """count / list / sum over a list of rows; ``total`` is the result's own count when it
+        shows one page of more rows than it lists."""
+        n = max(len(rows), total or 0)
         if filt == "count":
-            n = len(rows)
             return f"no {plural(arg)}" if n == 0 else f"1 {arg}" if n == 1 else f"{n} {plural(arg)}"
         if not rows:
             raise Unsaid(arg)
         if filt == "sum":
             return money(sum(float(r.get(arg) or 0) for r in rows if isinstance(r, dict)))
-        values = []
-        for r in rows:
-            v = r.get(arg) if isinstance(r, dict) else r
-            if v not in (None, ""):
-                values.append(self._format(v, "state", None, table, arg) if self._any_state(arg, v) else number(v))
+        values = list(dict.fromkeys(v for r in rows if (v := self._item(r, arg, table))))
         if not values:
             raise Unsaid(arg)
         shown = values[:MAX_LISTED] if len(values) > MAX_LISTED + 1 else values
-        return listing(shown, len(values) - len(shown))
+        more = (n - len(rows)) + (len(values) - len(shown)) if len(values) == len(rows) else len(values) - len(shown)
+        return listing(shown, more)
+
+    def _item(self, row: Any, spec: str, table: str | None) -> str:
+        """One row of a list as said: ``title`` -> "Team lunch"; ``title, start:when`` -> "Team
+        lunch (Tuesday, June 2 at 11 am)"; an empty first value -> ""."""
+        if not isinstance(row, dict):
+            return number(row) if row not in (None, "") else ""
+        parts = []
+        for k, piece in enumerate(p.strip() for p in spec.split(",")):
+            col, _, filt = piece.partition(":")
+            v = row.get(col)
+            if v in (None, ""):
+                if k == 0:
+                    return ""
+                continue
+            try:
+                parts.append(self._format(v, filt or ("state" if self._any_state(col, v) else None), None, table, col))
+            except Unsaid:
+                if k == 0:
+                    return ""
+        if not parts:
+            return ""
+        return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, str) and isinstance(b, str):
-        return a.casefold() == b.casefold()
-    return a == b
+def _total(result: Any) -> int | None:
+    """A paged result's own count of everything that matched (``total``), if it gives one."""
+    if isinstance(result, dict) and isinstance(result.get("total"), int) and not isinstance(result["total"], bool):
+        return result["total"]
+    return None
 
 
 def _lookup(result: Any, args: Mapping[str, Any], path: str) -> Any:
