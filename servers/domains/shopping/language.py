@@ -32,7 +32,7 @@ say = Language(shopping, speaker=("customer",))
 # -- naming things ------------------------------------------------------------------------
 say.names(Customer, "{name}")
 say.names(Category, "{name}", "the {name} section")
-say.names(Product, "the {name}", "the {name} for {price:money}")
+say.names(Product, "the {name}", "the {price:money} {name}")
 say.names(CartItem, "the {name}", shown=("name",))
 say.names(Address, "my {label} address", "{street}", "my address on {street}")
 say.names(PaymentMethod, "my {label}")
@@ -48,7 +48,7 @@ say.names(Return, "my return on order {order_id}", held="return {id}")
 say.state(
     Order,
     "status",
-    placed="placed",
+    placed="just placed",
     processing="still processing",
     shipped="shipped",
     delivered="delivered",
@@ -113,7 +113,7 @@ say.tool(
     ],
     tells=[
         'For "{query}" I found {products:count(product)}, cheapest first: {products:list(name)}.',
-        'I couldn\'t find anything for "{query}".',
+        'I found nothing for "{query}".',
     ],
     values={
         "query": (
@@ -143,9 +143,9 @@ say.tool(
         "I'm thinking of buying {product}; what's the price and how is it rated?",
     ],
     tells=[
-        "{@product} costs {price:money}, is rated {rating} out of 5, and {stock} are in stock "
+        "The {name} costs {price:money}, is rated {rating} out of 5, and {stock} are in stock "
         "(up to {max_per_order} per order).",
-        "{@product} costs {price:money} and {stock} are in stock (up to {max_per_order} per order).",
+        "The {name} costs {price:money} and {stock} are in stock (up to {max_per_order} per order).",
     ],
 )
 say.tool(
@@ -158,7 +158,7 @@ say.tool(
         "Before I buy {product}, what are the reviews like?",
     ],
     tells=[
-        "{@product} is rated {rating} out of 5; the latest reviews are titled {reviews:list(title)}.",
+        "{@product} has {reviews:count(review)}, averaging {rating} out of 5; the latest: {reviews:list(title)}.",
         "{@product} has no reviews yet.",
     ],
 )
@@ -261,7 +261,7 @@ say.tool(
     ],
     tells=[
         "Your cart has {items:count(item)}: {items:list(name)}, {subtotal:money} in all.",
-        "Your cart is empty.",
+        "There's nothing in your cart.",
     ],
 )
 say.tool(
@@ -371,7 +371,7 @@ say.tool(
         "Show me the details of {order}.",
         "I can't remember what I bought in {order}, what was it?",
     ],
-    tells=["{@order} is {status:state}: {items:list(name)}, {total:money} in all."],
+    tells=["In {@order}: {items:list(name)}, {total:money} in all. It's {status:state}."],
 )
 say.tool(
     "track_order",
@@ -383,10 +383,10 @@ say.tool(
         "I'm still waiting on {order}; where is it?",
     ],
     tells=[
-        "{@order} was delivered on {delivered_on:day}.",
+        "{@order} was delivered by {carrier} on {delivered_on:day}.",
         "{@order} shipped with {carrier} on {shipped_on:day} (tracking number {tracking_number}) and should "
         "arrive by {expected_delivery:day}.",
-        "{@order} is {status:state} and should ship by {expected_ship_by:day}.",
+        "{@order} is {status:state}; it should ship by {expected_ship_by:day}.",
         "{@order} is {status:state}.",
     ],
 )
