@@ -32,8 +32,8 @@ say = Language(shopping, speaker=("customer",))
 # -- naming things ------------------------------------------------------------------------
 say.names(Customer, "{name}")
 say.names(Category, "{name}", "the {name} section")
-say.names(Product, "the {name}", "the {price:money} {name}")
-say.names(CartItem, "the {name}", shown=("name",))
+say.names(Product, "the {name}")
+say.names(CartItem, "the {name} in my cart", shown=("name",))
 say.names(Address, "my {label} address", "{street}", "my address on {street}")
 say.names(PaymentMethod, "my {label}")
 say.names(Order, "my order from {placed_at:day}", "my {total:money} order", held="order {id}")
@@ -107,7 +107,6 @@ say.tool(
         "Find me {query} under {max_price}.",
         "Show me {query} between {min_price} and {max_price}.",
         "Any {query} over {min_price}? I want something decent.",
-        "Search {category} for {query}.",
         "Find {query} for me, {in_stock_only}.",
         "What are your {limit} cheapest {query}?",
     ],
@@ -158,7 +157,7 @@ say.tool(
         "Before I buy {product}, what are the reviews like?",
     ],
     tells=[
-        "{@product} has {reviews:count(review)}, averaging {rating} out of 5; the latest: {reviews:list(title)}.",
+        "{@product} is rated {rating} out of 5 by its reviewers ({review_count} so far).",
         "{@product} has no reviews yet.",
     ],
 )
@@ -278,24 +277,24 @@ say.tool(
 say.tool(
     "update_cart_quantity",
     asks=[
-        "Change {item} in my cart to {quantity}.",
-        "I want {quantity} of {item} in my cart instead.",
-        "Make it {quantity} of {item} in my cart.",
-        "Set {item} in my cart to {quantity}.",
-        "Can you update {item} in my cart to {quantity}? I need a different amount.",
+        "Change {item} to {quantity}.",
+        "I want {quantity} of {item} instead.",
+        "Make it {quantity} for {item}.",
+        "Set the quantity of {item} to {quantity}.",
+        "Can you update {item} to {quantity}? I need a different amount.",
     ],
-    tells=["Your cart now has {quantity} of {@item}."],
+    tells=["The quantity of {@item} is now {quantity}."],
 )
 say.tool(
     "remove_from_cart",
     asks=[
-        "Take {item} out of my cart.",
-        "Remove {item} from my cart, I changed my mind.",
-        "I don't want {item} anymore, please take it out of my cart.",
-        "Please delete {item} from my cart.",
-        "Drop {item} from my cart, I found it elsewhere.",
+        "Remove {item}.",
+        "Please take out {item}, I changed my mind.",
+        "I don't want {item} anymore.",
+        "Please delete {item}.",
+        "Drop {item}, I found it cheaper elsewhere.",
     ],
-    tells=["{@item} is out of your cart."],
+    tells=["I removed {@item}."],
 )
 say.tool(
     "empty_cart",
