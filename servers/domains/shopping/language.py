@@ -48,7 +48,7 @@ say.names(Return, "my return on order {order_id}", held="return {id}")
 say.state(
     Order,
     "status",
-    placed="just placed",
+    placed="newly placed",
     processing="still processing",
     shipped="shipped",
     delivered="delivered",
@@ -126,8 +126,8 @@ say.tool(
             "rain jacket",
             "chef's knife",
             "sunscreen",
-            "Kestrel",
-            "Bluepeak",
+            "dumbbell set",
+            "table lamp",
         )
     },
 )
@@ -344,21 +344,20 @@ say.tool(
         "Which of my orders since {placed_since} are {status}?",
     ],
     tells=[
+        "Since {placed_since:day}, you have {orders:count(order)} {status}: {orders:list(id)}.",
         "You have {orders:count(order)} {status}: {orders:list(id)}.",
+        "None of your orders since {placed_since:day} are {status}.",
         "None of your orders are {status}.",
         "Since {placed_since:day} you've placed {orders:count(order)}: {orders:list(id)}.",
-        "You have {orders:count(order)}, newest first: {orders:list(id)}.",
+        "You haven't placed any orders since {placed_since:day}.",
+        "Your orders, newest first: {orders:list(id)}.",
         "I don't see any orders on your account.",
     ],
 )
 words(
     "list_orders",
     status={
-        "placed": "newly placed",
-        "processing": "still processing",
         "shipped": "on the way",
-        "delivered": "delivered",
-        "cancelled": "cancelled",
     },
 )
 say.tool(
