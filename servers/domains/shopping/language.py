@@ -50,7 +50,7 @@ say.state(
     "status",
     placed="newly placed",
     processing="still processing",
-    shipped="shipped",
+    shipped="on the way",
     delivered="delivered",
     cancelled="cancelled",
 )
@@ -118,16 +118,16 @@ say.tool(
         "query": (
             "headphones",
             "coffee",
-            "yoga mat",
-            "running shoes",
-            "board game",
             "green tea",
-            "Bluetooth speaker",
-            "rain jacket",
-            "chef's knife",
             "sunscreen",
-            "dumbbell set",
-            "table lamp",
+            "olive oil",
+            "dark chocolate",
+            "granola",
+            "running shoes",
+            "denim jeans",
+            "building blocks",
+            "shampoo",
+            "lip balm",
         )
     },
 )
@@ -177,7 +177,7 @@ say.tool(
             "After a month of use",
             "Quick review",
             "First impressions",
-            "As expected",
+            "My thoughts",
         ),
         "body": (
             "Used it every day for two weeks.",
@@ -353,12 +353,6 @@ say.tool(
         "Your orders, newest first: {orders:list(id)}.",
         "I don't see any orders on your account.",
     ],
-)
-words(
-    "list_orders",
-    status={
-        "shipped": "on the way",
-    },
 )
 say.tool(
     "get_order",
