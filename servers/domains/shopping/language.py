@@ -142,9 +142,9 @@ say.tool(
         "I'm thinking of buying {product}; what's the price and how is it rated?",
     ],
     tells=[
-        "The {name} costs {price:money}, is rated {rating} out of 5, and {stock} are in stock "
-        "(up to {max_per_order} per order).",
-        "The {name} costs {price:money} and {stock} are in stock (up to {max_per_order} per order).",
+        "The {name} costs {price:money} and is rated {rating} out of 5; we have {stock} left "
+        "(at most {max_per_order} per order).",
+        "The {name} costs {price:money}; we have {stock} left (at most {max_per_order} per order).",
     ],
 )
 say.tool(
