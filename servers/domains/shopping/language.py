@@ -372,7 +372,7 @@ say.tool(
         "Has {order} shipped yet?",
         "When will {order} arrive?",
         "Can you track {order} for me?",
-        "I'm still waiting on {order}; where is it?",
+        "What's the delivery status of {order}?",
     ],
     tells=[
         "{@order} was delivered by {carrier} on {delivered_on:day}.",
