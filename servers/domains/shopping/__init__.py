@@ -1203,3 +1203,7 @@ def write_review(
     ).values()
     db.update(Product, product, rating=round(avg, 2), review_count=n)
     return review
+
+
+# the words its customers use and its assistant answers with (read by the task generator)
+from servers.domains.shopping import language as _language  # noqa: E402,F401
