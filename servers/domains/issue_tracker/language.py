@@ -25,8 +25,6 @@ say.names(
     'the "{title}" issue',
     '"{title}"',
     'the "{title}" {kind}',
-    'the {priority} "{title}" {kind}',
-    'the "{title}" issue that\'s {status}',
     held="{id}",
 )
 say.names(IssueLink, "the link saying {blocker_id} blocks {blocked_id}")
@@ -202,7 +200,7 @@ say.tool(
     asks=[
         "Assign {issue} to {assignee}.",
         "Have {assignee} take over {issue}.",
-        "Give {issue} to {assignee}, they have capacity this week.",
+        "Hand {issue} over to {assignee}, there's room in their week.",
         "Please put {assignee} on {issue}.",
         "Can you make {assignee} the assignee of {issue}?",
     ],
@@ -269,6 +267,8 @@ say.tool(
         "{@assignee} has {issues:count(issue)}: {issues:list(title)}.",
         "I found {issues:count(issue)}: {issues:list(title)}.",
         "{@assignee} has no issues like that.",
+        "Nothing in {@project} matches that.",
+        "Nothing in {@sprint} matches that.",
         "No issues match that.",
     ],
     values={
