@@ -24,7 +24,7 @@ say.names(
     Issue,
     'the "{title}" issue',
     '"{title}"',
-    'the "{title}" {kind}',
+    'the "{title}" ticket',
     held="{id}",
 )
 say.names(IssueLink, "the link saying {blocker_id} blocks {blocked_id}")
@@ -74,13 +74,13 @@ say.tool(
         "Which projects am I on?",
         "What projects am I a member of?",
         "Remind me which teams I'm on in the tracker.",
-        "What do you have on my profile, and which projects am I in?",
+        "Which projects do I belong to?",
+        "I lost track, which projects have I been added to?",
     ],
     tells=[
         "You're on {projects:count(project)}: {projects:list(name)}.",
         "You aren't a member of any project right now.",
     ],
-    one_form="the user is always the speaker, asking about themself",
 )
 say.tool(
     "get_project",
