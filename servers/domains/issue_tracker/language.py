@@ -192,7 +192,7 @@ say.tool(
         "Update the description of {issue}: {description}",
         "Mark {issue} as {priority}, it can wait.",
     ],
-    tells=['Updated {id}: it\'s "{title}", {priority}.'],
+    tells=['{id} now reads "{title}" and is {priority}.'],
     values={"title": TITLES, "description": DESCRIPTIONS},
 )
 say.tool(
