@@ -1043,3 +1043,7 @@ def unlink_issues(db: Db, link: Ref[IssueLink]) -> dict:
     _open_issue(db, row["blocked_id"])
     db.delete(IssueLink, link)
     return {"removed": link, "blocker": row["blocker_id"], "blocked": row["blocked_id"]}
+
+
+# the words its users speak and its assistant answers with (read by the task generator)
+from servers.domains.issue_tracker import language as _language  # noqa: E402,F401
