@@ -65,7 +65,7 @@ say.state(
 say.state(Event, "status", confirmed="confirmed", tentative="tentative", cancelled="cancelled")
 say.state(Reminder, "method", popup="pop-up", email="email")
 ROLE = {
-    "owner": "manage it as an owner",
+    "owner": "manage sharing and events as an owner",
     "writer": "add and edit events",
     "reader": "see the event details",
     "free_busy": "see only the busy times",
@@ -117,7 +117,7 @@ tool(
         "Give {email} access to {calendar}; they should be able to {role}.",
         "Please share {calendar} with {email}; they need to {role}.",
         "Change {email}'s access to {calendar} so they can {role}.",
-        "Let {email} {role} on {calendar}.",
+        "I'd like {email} to be able to {role} on {calendar}; can you share it?",
     ],
     tells=[
         "I shared {@calendar} with {email}; they can now {role:state}.",
@@ -254,7 +254,7 @@ tool(
         'The description of "{title}" now reads "{description}".',
         '"{title}" is now on {start:when}. Heads-up: it overlaps with {conflicts:count(other booking)} '
         "on your or your guests' calendars.",
-        '"{title}" is now on {start:when}.',
+        'Done, "{title}" is on {start:when}.',
     ],
     words={"scope": SCOPE},
     values={
@@ -293,10 +293,10 @@ tool(
         "Add {attendees} to {event}, they should be in the loop.",
         "Can you send {event} to {attendees} too?",
         "Please add {attendees} to the guest list of {event}.",
-        "Invite {attendees} to {event} as {optional} guests.",
+        "Invite {attendees} to {event}; attendance is {optional} for them.",
     ],
     tells=[
-        'I invited {added:list(email)} to "{title}"; {conflicts:count(other booking)} of theirs overlap with it.',
+        'I invited {added:list(email)} to "{title}"; heads-up, they have {conflicts:count(other booking)} at that time.',
         'I invited {added:list(email)} to "{title}".',
     ],
     words={"optional": {True: "optional", False: "required"}},
@@ -355,12 +355,12 @@ tool(
         "Find {duration_min} for me and {emails} starting {start_day}.",
         "When can I meet {emails} for {duration_min}, from {start_day}?",
         "I need {duration_min} with {emails} between {start_day} and {end_day}. When are we all free?",
-        "Find a time for a {duration_min} meeting with {emails} on {start_day} or after.",
+        "Find a time to meet {emails} for {duration_min}, on {start_day} or later.",
         "Find {duration_min} with {emails} from {start_day} on, {within_working_hours}.",
     ],
     tells=[
-        "The earliest time that works for all of you is {first_start:when} ({slots:count(option)} in all).",
-        "There's no time when you're all free then; I can look at more days or outside working hours.",
+        "The earliest time that works for everyone is {first_start:when} ({slots:count(option)} in all).",
+        "There's no time when everyone is free then; I can look at more days or outside working hours.",
     ],
     words={
         "duration_min": {30: "half an hour", 45: "45 minutes", 60: "an hour"},
