@@ -329,10 +329,10 @@ tool(
     words={"response": {"accepted": "accept", "declined": "decline", "tentative": "tentatively accept"}},
     values={
         "comment": (
-            "Running 5 minutes late",
-            "I'll join by video",
-            "Sorry, I'm out that day",
-            "Can we do the afternoon?",
+            "Thanks for the invite",
+            "Let me know if the time changes",
+            "Please send the notes afterwards",
+            "Could you share the agenda?",
         )
     },
 )
