@@ -60,3 +60,6 @@ from servers.domains.calendar.model import calendar
 calendar.include(seed, viewing, scheduling, guests, availability, sharing)
 
 __all__ = ["calendar"]
+
+# the words its users use and its assistant answers with (read by the task generator)
+from servers.domains.calendar import language as _language  # noqa: E402,F401
