@@ -102,7 +102,7 @@ tool(
         "Show me my stack of saved folders.",
         "What folders am I keeping my place in?",
     ],
-    tells=["Your folder stack, the current one first: {stack:list(path)}."],
+    tells=["Here's your folder stack, starting with where you are now: {stack:list(path)}."],
 )
 tool(
     "whoami",
@@ -185,8 +185,8 @@ tool(
         "Show me the structure of {path}, {all}.",
     ],
     tells=[
-        "Here's how {path} is laid out ({directories} folders, {files} files):\n\n{tree}",
-        "Here's the layout ({directories} folders, {files} files):\n\n{tree}",
+        "Here's how {path} is laid out ({directories} folders, {files} files):\n\n```\n{tree}\n```",
+        "Here's the layout ({directories} folders, {files} files):\n\n```\n{tree}\n```",
     ],
     words={
         "depth": {1: "just one level deep", 2: "two levels deep", 3: "three levels deep"},
@@ -222,9 +222,9 @@ tool(
 tool(
     "readlink",
     asks=[
-        "Where does the shortcut {path} point?",
+        "Where does the shortcut '{path}' point?",
         "What does {path} link to?",
-        "{path} is a link, right? Where does it go?",
+        "Isn't '{path}' a link? Where does it go?",
         "Check where the link {path} leads.",
         "I think {path} is a broken link. What's its target?",
     ],
@@ -266,7 +266,7 @@ tool(
         "What's {path}? An image, text, an archive?",
         "Can you tell me what sort of file {path} is before I open it?",
     ],
-    tells=["As far as I can tell, {path} is {type}."],
+    tells=["I checked {path}: it's {type}."],
 )
 
 # -- reading files -------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ tool(
         "Can you print out {path}?",
         "What's written in {path}?",
     ],
-    tells=["Here's {path}:\n\n{text}", "It's empty."],
+    tells=["Here's {path}:\n\n```\n{text}\n```", "It's empty."],
 )
 tool(
     "head",
@@ -290,7 +290,7 @@ tool(
         "I only need the beginning of {path}. The first {lines} lines will do.",
         "Peek at the first few lines of {path}.",
     ],
-    tells=["Here are the first {lines} lines of {path}:\n\n{text}", "It's empty."],
+    tells=["Here are the first {lines} lines of {path}:\n\n```\n{text}\n```", "It's empty."],
     values={"lines": (3, 5, 10, 20)},
 )
 tool(
@@ -302,7 +302,7 @@ tool(
         "Something just broke. What are the last {lines} lines of {path}?",
         "What's at the bottom of {path}?",
     ],
-    tells=["Here are the last {lines} lines of {path}:\n\n{text}", "It's empty."],
+    tells=["Here are the last {lines} lines of {path}:\n\n```\n{text}\n```", "It's empty."],
     values={"lines": (3, 5, 10, 20)},
 )
 tool(
@@ -312,7 +312,7 @@ tool(
         "How many {mode} are in {path}?",
         "Count the {mode} in {path} for me.",
         "I have a word limit. How many {mode} does {path} have?",
-        "What's the {mode} count of {path}?",
+        "Tell me how many {mode} {path} has.",
     ],
     tells=[
         "There are {lines} lines, {words} words and {bytes} bytes in {path}.",
@@ -384,7 +384,7 @@ tool(
         "Show me what changed from {path_a} to {path_b}.",
     ],
     tells=[
-        "Here's how {path_b} differs from {path_a}:\n\n{text}",
+        "Here's how {path_b} differs from {path_a}:\n\n```\n{text}\n```",
         "The two files differ, but they're binary, so there are no lines to show.",
         "The two files are identical.",
     ],
@@ -398,7 +398,7 @@ tool(
         "Show me {path} in order, {unique}.",
         "I want {path} sorted, {header}.",
     ],
-    tells=["Here are the {lines} lines of {path}, sorted:\n\n{text}"],
+    tells=["Here are the {lines} lines of {path}, sorted:\n\n```\n{text}\n```"],
     words={
         "field": {1: "the first column", 2: "the second column", 3: "the third column"},
         "numeric": {True: "as numbers", False: "alphabetically"},
@@ -417,7 +417,7 @@ tool(
         "{path} has lines repeated one after another. Show it without the repeats.",
         "Collapse the consecutive duplicates in {path}, {count}.",
     ],
-    tells=["Without the repeats, {path} comes down to {lines} lines:\n\n{text}"],
+    tells=["Without the repeats, {path} comes down to {lines} lines:\n\n```\n{text}\n```"],
     words={"count": {True: "the counts", False: "no counts"}},
 )
 tool(
@@ -440,11 +440,17 @@ tool(
         "Make a blank file named {path}; I'll fill it in later.",
         "Start a new empty file {path}.",
         "I need an empty {path} file. Can you create it?",
-        "Put an empty file at {path}.",
+        "Can you create {path} for me? Just an empty file for now.",
     ],
     tells=["Created the empty file {path}."],
     values={
-        "path": ("todo.txt", "ideas.md", "~/Notes/shopping-list.txt", "~/Documents/draft.md", "meeting-notes.md")
+        "path": (
+            "todo.txt",
+            "ideas.md",
+            "~/Notes/shopping-list.txt",
+            "~/Documents/draft.md",
+            "meeting-notes.md",
+        )
     },
 )
 tool(
@@ -456,10 +462,22 @@ tool(
         "Create the folder {path}, {parents}.",
         "Set up a folder {path} for me, {parents}.",
     ],
-    tells=["I created {created:list(path)}.", "That folder already exists, so there was nothing to create."],
-    words={"parents": {True: "and any missing folders above it", False: "but only if the folder above exists"}},
+    tells=[
+        "I created {created:count(folder)}: {created:list(path)}.",
+        "That folder already exists, so there was nothing to create.",
+    ],
+    words={
+        "parents": {True: "and any missing folders above it", False: "but only if the folder above exists"}
+    },
     values={
-        "path": ("Archive", "~/Documents/taxes", "Receipts", "~/Photos/2026", "old-stuff", "~/Documents/taxes/2026")
+        "path": (
+            "Archive",
+            "~/Documents/taxes",
+            "Receipts",
+            "~/Photos/2026",
+            "old-stuff",
+            "~/Documents/taxes/2026",
+        )
     },
 )
 tool(
@@ -495,7 +513,7 @@ tool(
         "Update {path}: '{old}' becomes '{new}'.",
         "In {path}, replace '{old}' with '{new}', but {count} it appears.",
     ],
-    tells=["{path} now says '{new}' where it said '{old}'."],
+    tells=["In {path}, '{old}' now reads '{new}'."],
     words={
         "count": {1: "only the first time", 2: "only the first two times", 3: "only the first three times"}
     },
@@ -548,9 +566,15 @@ tool(
     tells=["Copied {copied} to {to}."],
     words={
         "preserve": {True: "as they are", False: "fresh"},
-        "no_clobber": {True: "but don't overwrite anything already there", False: "replacing any file already there"},
+        "no_clobber": {
+            True: "but don't overwrite anything already there",
+            False: "replacing any file already there",
+        },
     },
-    values={"destination": ("~/Documents", "/tmp", "~/Downloads", "~/Notes", "/mnt/usb/backups"), "preserve": (True,)},
+    values={
+        "destination": ("~/Documents", "/tmp", "~/Downloads", "~/Notes", "/mnt/usb/backups"),
+        "preserve": (True,),
+    },
 )
 tool(
     "ln",
@@ -561,7 +585,7 @@ tool(
         "Link {link_path} to {target}.",
         "Set up a symlink {link_path} pointing at {target}.",
     ],
-    tells=["The shortcut {link} now points to {target}."],
+    tells=["The shortcut {link_path} now points to {target}."],
     values={"link_path": ("latest", "shortcut", "~/quick-link", "~/Documents/current-notes")},
 )
 tool(
