@@ -234,7 +234,7 @@ tool(
     "du",
     asks=[
         "How big is {path}, {human_readable}?",
-        "{path} feels huge. How much space does it take up, {human_readable}?",
+        "I think {path} is eating my disk. How much space does it take up, {human_readable}?",
         "How much disk space is {path} using, {human_readable}?",
         "I'm running low on space. How large is {path}, {human_readable}?",
         "What's the total size of {path}, {human_readable}?",
@@ -403,7 +403,7 @@ tool(
         "field": {1: "the first column", 2: "the second column", 3: "the third column"},
         "numeric": {True: "as numbers", False: "alphabetically"},
         "reverse": {True: "largest first", False: "smallest first"},
-        "header": {True: "keeping the header row on top", False: "header row included"},
+        "header": {True: "keeping the header row on top", False: "header row sorted in with the rest"},
         "unique": {True: "without duplicate lines", False: "duplicates kept"},
     },
     values={"field": (1, 2, 3)},
@@ -413,12 +413,12 @@ tool(
     asks=[
         "Drop the repeated lines in {path}; only ones right next to each other.",
         "Show me {path} with back-to-back duplicate lines collapsed.",
-        "How often does each line of {path} repeat in a row? Show {count}.",
-        "{path} has lines repeated one after another. Show it without the repeats.",
+        "Squash the repeated neighbouring lines in {path}, {count}.",
+        "There are lines repeated one after another in {path}. Show it without the repeats.",
         "Collapse the consecutive duplicates in {path}, {count}.",
     ],
     tells=["Without the repeats, {path} comes down to {lines} lines:\n\n```\n{text}\n```"],
-    words={"count": {True: "the counts", False: "no counts"}},
+    words={"count": {True: "and show how many times each one repeats", False: "without any counts"}},
 )
 tool(
     "md5sum",
@@ -508,7 +508,7 @@ tool(
     asks=[
         "In {path}, change '{old}' to '{new}'.",
         "Replace '{old}' with '{new}' everywhere in {path}.",
-        "{path} still says '{old}'; it should say '{new}'. Can you fix that?",
+        "There's still '{old}' in {path}; it should say '{new}'. Can you fix that?",
         "Swap every '{old}' in {path} for '{new}'.",
         "Update {path}: '{old}' becomes '{new}'.",
         "In {path}, replace '{old}' with '{new}', but {count} it appears.",
@@ -534,7 +534,7 @@ tool(
     "rmdir",
     asks=[
         "Remove the empty folder {path}.",
-        "{path} is empty now. Delete it.",
+        "I emptied {path}, so delete it now.",
         "Get rid of the empty folder {path}.",
         "Delete the folder {path}; there's nothing in it.",
         "Clean up: remove {path}, it's an empty folder.",
@@ -546,7 +546,7 @@ tool(
     asks=[
         "Move {source} to {destination}.",
         "Put {source} in {destination}.",
-        "{source} belongs in {destination}. Move it there.",
+        "This belongs in {destination}: move {source} there.",
         "Can you move {source} over to {destination}?",
         "I'm tidying up. Move {source} into {destination}.",
     ],
@@ -598,24 +598,25 @@ tool(
         "Set {path} to be {mode}.",
     ],
     tells=["The permissions on {path} are now {permissions} (mode {mode})."],
+    # symbolic changes, so that a folder keeps the x bit it needs whatever is asked
     words={
         "mode": {
-            "600": "readable and writable only by me",
-            "644": "readable by everyone but writable only by me",
-            "640": "readable by my group, and closed to everyone else",
-            "u+x": "executable",
+            "go-rwx": "private to me",
+            "o-rwx": "off-limits to anyone outside my group",
             "go-w": "not writable by anyone but me",
+            "g+w": "editable by my group too",
             "a+r": "readable by everyone",
+            "u+x": "executable",
         }
     },
-    values={"mode": ("600", "644", "640", "u+x", "go-w", "a+r")},
+    values={"mode": ("go-rwx", "o-rwx", "go-w", "g+w", "a+r", "u+x")},
 )
 tool(
     "chown",
     asks=[
         "Give {path} to {owner}.",
         "Make {owner} the owner of {path}.",
-        "{owner} is taking over {path}; make them the owner.",
+        "Make {owner} the new owner of {path}; they're taking it over.",
         "Transfer ownership of {path} to {owner}.",
         "Hand {path} over to {owner}, and put it in the {group} group.",
     ],
@@ -628,7 +629,7 @@ tool(
         "Share {path} with the {group} group.",
         "Change the group of {path} to {group}.",
         "I want the {group} group to have access to {path}. Switch its group.",
-        "{path} should belong to the {group} group now.",
+        "The {group} group should own {path} now. Change its group.",
     ],
     tells=["The group of {path} is now {group}."],
 )
