@@ -311,7 +311,7 @@ tool(
         "How long is {path}?",
         "How many {mode} are in {path}?",
         "Count the {mode} in {path} for me.",
-        "I have a word limit. How many {mode} does {path} have?",
+        "I'm checking against a limit. How many {mode} does {path} have?",
         "Tell me how many {mode} {path} has.",
     ],
     tells=[
@@ -402,7 +402,7 @@ tool(
     words={
         "field": {1: "the first column", 2: "the second column", 3: "the third column"},
         "numeric": {True: "as numbers", False: "alphabetically"},
-        "reverse": {True: "largest first", False: "smallest first"},
+        "reverse": {True: "in descending order", False: "in ascending order"},
         "header": {True: "keeping the header row on top", False: "header row sorted in with the rest"},
         "unique": {True: "without duplicate lines", False: "duplicates kept"},
     },
