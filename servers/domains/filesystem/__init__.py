@@ -34,3 +34,6 @@ from servers.domains.filesystem.model import filesystem
 filesystem.include(seed, shell, looking, reading, editing, copying, archives)
 
 __all__ = ["filesystem"]
+
+# the words its users speak and its assistant answers with (read by the task generator)
+from servers.domains.filesystem import language as _language  # noqa: E402,F401
