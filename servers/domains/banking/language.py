@@ -23,7 +23,9 @@ say.names(
 say.names(Card, "my {network} ending {last4}", "the card ending {last4}", "my {status} {network} card")
 say.names(Payee, "{name}", "my payee {name}", "{name} at {bank}")
 say.names(Transfer, held="transfer {id}")
-say.names(Entry, 'the "{description}" charge of {amount:money}', 'the "{description}" line on {created_at:day}')
+say.names(
+    Entry, 'the "{description}" charge of {amount:money}', 'the "{description}" line on {created_at:day}'
+)
 
 say.state(Account, "status", open="open", frozen="frozen", closed="closed")
 say.state(Card, "status", active="active", blocked="blocked", expired="expired")
@@ -42,7 +44,11 @@ say.state(
 # -- the customer's profile ------------------------------------------------------------------
 say.tool(
     "get_customer",
-    asks=["What do you have on file for me?", "Can you pull up my profile?", "What contact details do you have for me?"],
+    asks=[
+        "What do you have on file for me?",
+        "Can you pull up my profile?",
+        "What contact details do you have for me?",
+    ],
     tells=["You're on file as {name}, email {email}, phone {phone}, in {city}."],
 )
 say.tool(
@@ -71,7 +77,11 @@ say.tool(
 # -- accounts ------------------------------------------------------------------------------------
 say.tool(
     "list_accounts",
-    asks=["What accounts do I have?", "Show me my accounts.", "Which accounts do I have with you, and what's in them?"],
+    asks=[
+        "What accounts do I have?",
+        "Show me my accounts.",
+        "Which accounts do I have with you, and what's in them?",
+    ],
     tells=["You have {accounts:count(account)}: {accounts:list(nickname)}."],
 )
 say.tool(
@@ -94,8 +104,20 @@ say.tool(
         'Please open a {kind} account called "{nickname}".',
         'Open a {kind} account for me and name it "{nickname}".',
     ],
-    tells=['Your new {kind} account "{nickname}" is open, with a balance of $0.', "Your new {kind} account is open."],
-    values={"nickname": ("Vacation fund", "Rainy day", "Emergency fund", "Bills", "House deposit", "Kids' savings")},
+    tells=[
+        'Your new {kind} account "{nickname}" is open, with a balance of $0.',
+        "Your new {kind} account is open.",
+    ],
+    values={
+        "nickname": (
+            "Vacation fund",
+            "Rainy day",
+            "Emergency fund",
+            "Bills",
+            "House deposit",
+            "Kids' savings",
+        )
+    },
 )
 say.tool(
     "close_account",
@@ -219,7 +241,10 @@ say.tool(
         "Show me the cards for {account}.",
         "Do I have any cards on {account}?",
     ],
-    tells=["{@account} has {cards:count(card)}, ending {cards:list(last4)}.", "There are no cards on {@account}."],
+    tells=[
+        "{@account} has {cards:count(card)}, ending {cards:list(last4)}.",
+        "There are no cards on {@account}.",
+    ],
 )
 say.tool(
     "block_card",

@@ -10,8 +10,6 @@ stored; the assistant answers with the event, the time and the people the user a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from servers.domains.calendar.model import (
     Attendee,
     Calendar,
@@ -25,15 +23,6 @@ from servers.domains.calendar.model import (
 from servers.kit import Language
 
 say = Language(calendar)
-
-
-def tool(name: str, *, words: dict | None = None, **declared: object) -> None:
-    """``say.tool``, with the words for enum and value parameters attached afterwards: the kit's
-    ``Language.tool`` reuses the name ``values`` in its loop over ``words``, so any ``words`` (and
-    ``values`` beside them) fail its check today. Same result as ``say.tool(..., words=...)``."""
-    say.tool(name, **declared)  # type: ignore[arg-type]
-    if words:
-        say.tools[name] = replace(say.tools[name], words=words)
 
 
 # -- naming things ------------------------------------------------------------------------
@@ -76,12 +65,12 @@ SCOPE = {"this": "just that one", "following": "that one and every one after it"
 MINUTES = {15: "15 minutes", 30: "half an hour", 45: "45 minutes", 60: "an hour", 90: "an hour and a half"}
 
 # -- the clock and the calendars -------------------------------------------------------------------
-tool(
+say.tool(
     "get_current_time",
     asks=["What time is it for me right now?", "What's today's date, and which time zone am I in?"],
     tells=["It's {local_time:when} where you are ({timezone} time)."],
 )
-tool(
+say.tool(
     "list_calendars",
     asks=[
         "Which calendars can I see?",
@@ -95,7 +84,7 @@ tool(
         "You don't have any calendars yet.",
     ],
 )
-tool(
+say.tool(
     "create_calendar",
     asks=[
         'Make me a new calendar called "{name}".',
@@ -110,7 +99,7 @@ tool(
         "description": ("Shared with family", "Only for planning", "Weekend plans", "Trips and bookings"),
     },
 )
-tool(
+say.tool(
     "share_calendar",
     asks=[
         "Share {calendar} with {email} so they can {role}.",
@@ -125,7 +114,7 @@ tool(
     ],
     words={"role": ROLE},
 )
-tool(
+say.tool(
     "unshare_calendar",
     asks=[
         "Stop sharing {calendar} with {email}.",
@@ -138,7 +127,7 @@ tool(
 )
 
 # -- looking at the calendar ----------------------------------------------------------------------------
-tool(
+say.tool(
     "list_events",
     asks=[
         "What's on my calendar on {start_day}?",
@@ -163,7 +152,7 @@ tool(
         "include_declined": {True: "including invitations I declined", False: "not counting ones I declined"}
     },
 )
-tool(
+say.tool(
     "search_events",
     asks=[
         'Find my events about "{query}".',
@@ -177,7 +166,7 @@ tool(
         'Nothing on your calendar matches "{query}".',
     ],
 )
-tool(
+say.tool(
     "get_event",
     asks=[
         "Show me the details of {event}.",
@@ -198,7 +187,7 @@ tool(
 )
 
 # -- scheduling --------------------------------------------------------------------------------------------
-tool(
+say.tool(
     "create_event",
     asks=[
         'Put "{title}" on my calendar on {start}.',
@@ -238,7 +227,7 @@ tool(
         "description": ("Agenda in the shared doc.", "Let's review the launch checklist.", "Quick catch-up."),
     },
 )
-tool(
+say.tool(
     "update_event",
     asks=[
         "Move {event} to {start}.",
@@ -269,7 +258,7 @@ tool(
         "description": ("Agenda in the shared doc.", "Let's review the launch checklist.", "Quick catch-up."),
     },
 )
-tool(
+say.tool(
     "cancel_event",
     asks=[
         "Cancel {event}.",
@@ -286,7 +275,7 @@ tool(
 )
 
 # -- guests --------------------------------------------------------------------------------------------------
-tool(
+say.tool(
     "add_attendees",
     asks=[
         "Invite {attendees} to {event}.",
@@ -301,7 +290,7 @@ tool(
     ],
     words={"optional": {True: "optional", False: "required"}},
 )
-tool(
+say.tool(
     "remove_attendee",
     asks=[
         "Take {email} off {event}.",
@@ -312,7 +301,7 @@ tool(
     ],
     tells=['I took {removed} off "{title}".'],
 )
-tool(
+say.tool(
     "respond_to_invitation",
     asks=[
         "Please {response} the invitation to {event}.",
@@ -338,7 +327,7 @@ tool(
 )
 
 # -- finding time, rooms ------------------------------------------------------------------------------------
-tool(
+say.tool(
     "get_free_busy",
     asks=[
         "Show me the busy times of {emails} from {start} on.",
@@ -349,7 +338,7 @@ tool(
     ],
     tells=["I checked {people:list(name)}; their busy times are above."],
 )
-tool(
+say.tool(
     "find_meeting_time",
     asks=[
         "Find {duration_min} for me and {emails} starting {start_day}.",
@@ -367,7 +356,7 @@ tool(
         "within_working_hours": {False: "even outside working hours", True: "within working hours"},
     },
 )
-tool(
+say.tool(
     "list_rooms",
     asks=[
         "Which rooms are free on {free_from}?",
@@ -383,7 +372,7 @@ tool(
     ],
     words={"has_video": {True: "with video", False: "without video"}},
 )
-tool(
+say.tool(
     "book_room",
     asks=[
         "Book {room} for {event}.",
@@ -396,7 +385,7 @@ tool(
 )
 
 # -- reminders ------------------------------------------------------------------------------------------------
-tool(
+say.tool(
     "set_reminder",
     asks=[
         "Remind me {minutes_before} before {event}.",
@@ -418,7 +407,7 @@ tool(
         },
     },
 )
-tool(
+say.tool(
     "remove_reminder",
     asks=[
         "Delete {reminder}.",

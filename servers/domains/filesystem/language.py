@@ -10,41 +10,10 @@ listing, a size, who owns a file, what a file says; never a dump of the result's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
-
 from servers.domains.filesystem.model import Group, Node, User, filesystem
 from servers.kit import Language
-from servers.kit.language import LanguageError
 
 say = Language(filesystem)
-
-
-def tool(
-    name: str,
-    *,
-    words: Mapping[str, Mapping[Any, str]] | None = None,
-    **kw: Any,
-) -> None:
-    """``say.tool``, with ``words`` checked and attached here.
-
-    ``Language.tool`` (servers/kit/language.py) reuses the name ``values`` as its loop variable
-    over ``words``, so any call with words then checks the last words mapping as if it were the
-    free-text values and fails. Until that is fixed, the words are checked the same way here."""
-    say.tool(name, **kw)
-    if not words:
-        return
-    params = {p.name: p for p in filesystem._tools[name].params}
-    for param, said in words.items():
-        p = params.get(param)
-        if p is None:
-            raise LanguageError(f"filesystem.{name}: words for {param!r}, which is no parameter")
-        allowed = set(p.enum or ()) | ({True, False} if p.json_type == "boolean" else set())
-        bad = [v for v in said if allowed and v not in allowed]
-        if bad or not all(isinstance(w, str) and w.strip() for w in said.values()):
-            raise LanguageError(f"filesystem.{name}: words for {param}={bad or said}")
-    say.tools[name] = replace(say.tools[name], words={k: dict(v) for k, v in words.items()})
 
 
 # -- naming things -------------------------------------------------------------------------------
@@ -58,12 +27,12 @@ say.state(Node, "kind", file="file", dir="folder", symlink="shortcut")
 say.state(Node, "path", **{".": "the current folder", "..": "the folder above this one"})
 
 # -- where am I, who am I ------------------------------------------------------------------------
-tool(
+say.tool(
     "pwd",
     asks=["Where am I right now?", "Which folder am I in?", "What's my current folder?"],
     tells=["You're in {cwd}."],
 )
-tool(
+say.tool(
     "cd",
     asks=[
         "Go to {path}.",
@@ -75,7 +44,7 @@ tool(
     ],
     tells=["You're now in {cwd}."],
 )
-tool(
+say.tool(
     "pushd",
     asks=[
         "Go to {path}, but remember where I am now so I can come back.",
@@ -86,7 +55,7 @@ tool(
     ],
     tells=["You're now in {cwd}; I saved where you were so you can go back."],
 )
-tool(
+say.tool(
     "popd",
     asks=[
         "Go back to the folder I was in before.",
@@ -95,7 +64,7 @@ tool(
     ],
     tells=["You're back in {cwd}."],
 )
-tool(
+say.tool(
     "dirs",
     asks=[
         "Which folders have I saved to come back to?",
@@ -104,12 +73,12 @@ tool(
     ],
     tells=["Here's your folder stack, starting with where you are now: {stack:list(path)}."],
 )
-tool(
+say.tool(
     "whoami",
     asks=["Who am I logged in as?", "Which account am I using right now?", "What's my username here?"],
     tells=["You're logged in as {user}; your home folder is {home}."],
 )
-tool(
+say.tool(
     "id",
     asks=[
         "What groups am I in?",
@@ -121,7 +90,7 @@ tool(
     ],
     tells=["The {user} account is in {groups:count(group)}: {groups:list(name)}."],
 )
-tool(
+say.tool(
     "su",
     asks=[
         "Log me in as {user}; the password is {password}.",
@@ -132,7 +101,7 @@ tool(
     ],
     tells=["You're now working as {user}; their home folder is {home}."],
 )
-tool(
+say.tool(
     "umask",
     asks=[
         "From now on, make the files I create {mask}.",
@@ -153,7 +122,7 @@ tool(
 )
 
 # -- looking around ------------------------------------------------------------------------------
-tool(
+say.tool(
     "ls",
     asks=[
         "What's in {path}?",
@@ -174,7 +143,7 @@ tool(
         "sort": {"name": "in alphabetical order", "size": "biggest first", "mtime": "newest first"},
     },
 )
-tool(
+say.tool(
     "tree",
     asks=[
         "Show me how {path} is laid out.",
@@ -194,7 +163,7 @@ tool(
     },
     values={"depth": (1, 2, 3)},
 )
-tool(
+say.tool(
     "stat",
     asks=[
         "Who owns {path}, and what are its permissions?",
@@ -208,7 +177,7 @@ tool(
         "{permissions}; it was last changed {modified:day}.",
     ],
 )
-tool(
+say.tool(
     "realpath",
     asks=[
         "What's the full path of {path}?",
@@ -219,7 +188,7 @@ tool(
     ],
     tells=["The full path of {path} is {realpath}."],
 )
-tool(
+say.tool(
     "readlink",
     asks=[
         "Where does the shortcut '{path}' point?",
@@ -230,7 +199,7 @@ tool(
     ],
     tells=["The link points to {target}."],
 )
-tool(
+say.tool(
     "du",
     asks=[
         "How big is {path}, {human_readable}?",
@@ -243,7 +212,7 @@ tool(
     words={"human_readable": {True: "roughly", False: "to the exact byte"}},
     values={"human_readable": (True,)},
 )
-tool(
+say.tool(
     "df",
     asks=[
         "How much free space is left on the disks?",
@@ -257,7 +226,7 @@ tool(
         "free respectively.",
     ],
 )
-tool(
+say.tool(
     "file",
     asks=[
         "What kind of file is {path}?",
@@ -270,7 +239,7 @@ tool(
 )
 
 # -- reading files -------------------------------------------------------------------------------
-tool(
+say.tool(
     "cat",
     asks=[
         "Show me {path}.",
@@ -281,7 +250,7 @@ tool(
     ],
     tells=["Here's {path}:\n\n```\n{text}\n```", "It's empty."],
 )
-tool(
+say.tool(
     "head",
     asks=[
         "Show me the top of {path}.",
@@ -293,7 +262,7 @@ tool(
     tells=["Here are the first {lines} lines of {path}:\n\n```\n{text}\n```", "It's empty."],
     values={"lines": (3, 5, 10, 20)},
 )
-tool(
+say.tool(
     "tail",
     asks=[
         "Show me the end of {path}.",
@@ -305,7 +274,7 @@ tool(
     tells=["Here are the last {lines} lines of {path}:\n\n```\n{text}\n```", "It's empty."],
     values={"lines": (3, 5, 10, 20)},
 )
-tool(
+say.tool(
     "wc",
     asks=[
         "How long is {path}?",
@@ -322,7 +291,7 @@ tool(
     ],
     words={"mode": {"l": "lines", "w": "words", "c": "bytes", "all": "lines, words and bytes"}},
 )
-tool(
+say.tool(
     "grep",
     asks=[
         "Does {path} mention '{pattern}' anywhere?",
@@ -338,7 +307,7 @@ tool(
     words={"ignore_case": {True: "upper or lower case", False: "exact case only"}},
     values={"pattern": ("TODO", "budget", "import", "ERROR", "before", "config", "deadline")},
 )
-tool(
+say.tool(
     "find",
     asks=[
         "Find all the {name} under {path}.",
@@ -374,7 +343,7 @@ tool(
         "min_size": (10_000, 100_000, 1_000_000),
     },
 )
-tool(
+say.tool(
     "diff",
     asks=[
         "What's different between {path_a} and {path_b}?",
@@ -389,7 +358,7 @@ tool(
         "The two files are identical.",
     ],
 )
-tool(
+say.tool(
     "sort",
     asks=[
         "Sort the lines of {path} for me.",
@@ -408,7 +377,7 @@ tool(
     },
     values={"field": (1, 2, 3)},
 )
-tool(
+say.tool(
     "uniq",
     asks=[
         "Drop the repeated lines in {path}; only ones right next to each other.",
@@ -420,7 +389,7 @@ tool(
     tells=["Without the repeats, {path} comes down to {lines} lines:\n\n```\n{text}\n```"],
     words={"count": {True: "and show how many times each one repeats", False: "without any counts"}},
 )
-tool(
+say.tool(
     "md5sum",
     asks=[
         "What's the MD5 checksum of {path}?",
@@ -433,7 +402,7 @@ tool(
 )
 
 # -- changing files ------------------------------------------------------------------------------
-tool(
+say.tool(
     "touch",
     asks=[
         "Create an empty file called {path}.",
@@ -453,7 +422,7 @@ tool(
         )
     },
 )
-tool(
+say.tool(
     "mkdir",
     asks=[
         "Make a folder called {path}.",
@@ -480,7 +449,7 @@ tool(
         )
     },
 )
-tool(
+say.tool(
     "echo",
     asks=[
         "Write '{text}' {append} {path}.",
@@ -503,7 +472,7 @@ tool(
         )
     },
 )
-tool(
+say.tool(
     "replace_in_file",
     asks=[
         "In {path}, change '{old}' to '{new}'.",
@@ -519,7 +488,7 @@ tool(
     },
     values={"old": ("TODO",), "new": ("DONE", "FIXME", "NOTE"), "count": (1, 2, 3)},
 )
-tool(
+say.tool(
     "rm",
     asks=[
         "Delete {path}.",
@@ -530,7 +499,7 @@ tool(
     ],
     tells=["Deleted {removed}."],
 )
-tool(
+say.tool(
     "rmdir",
     asks=[
         "Remove the empty folder {path}.",
@@ -541,7 +510,7 @@ tool(
     ],
     tells=["The empty folder {removed} is gone."],
 )
-tool(
+say.tool(
     "mv",
     asks=[
         "Move {source} to {destination}.",
@@ -553,7 +522,7 @@ tool(
     tells=["Moved {source} to {destination}."],
     values={"destination": ("~/Documents", "~/Notes", "~/Downloads", "/tmp", "~/Photos")},
 )
-tool(
+say.tool(
     "cp",
     asks=[
         "Copy {source} to {destination}.",
@@ -576,7 +545,7 @@ tool(
         "preserve": (True,),
     },
 )
-tool(
+say.tool(
     "ln",
     asks=[
         "Make a shortcut called {link_path} that points to {target}.",
@@ -588,7 +557,7 @@ tool(
     tells=["The shortcut {link_path} now points to {target}."],
     values={"link_path": ("latest", "shortcut", "~/quick-link", "~/Documents/current-notes")},
 )
-tool(
+say.tool(
     "chmod",
     asks=[
         "Make {path} {mode}.",
@@ -611,7 +580,7 @@ tool(
     },
     values={"mode": ("go-rwx", "o-rwx", "go-w", "g+w", "a+r", "u+x")},
 )
-tool(
+say.tool(
     "chown",
     asks=[
         "Give {path} to {owner}.",
@@ -622,7 +591,7 @@ tool(
     ],
     tells=["The owner of {path} is now {owner}, group {group}."],
 )
-tool(
+say.tool(
     "chgrp",
     asks=[
         "Put {path} in the {group} group.",
@@ -635,7 +604,7 @@ tool(
 )
 
 # -- archives ------------------------------------------------------------------------------------
-tool(
+say.tool(
     "tar_create",
     asks=[
         "Pack {sources} into an archive called {archive_path}.",
@@ -650,7 +619,7 @@ tool(
         "sources": (["~/Notes"], ["~/Documents"], ["~/Notes", "~/Documents"], ["~/Photos"]),
     },
 )
-tool(
+say.tool(
     "tar_extract",
     asks=[
         "Unpack {archive_path}.",

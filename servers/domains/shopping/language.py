@@ -11,8 +11,6 @@ days, and nothing else.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from servers.domains.shopping import (
     Address,
     CartItem,
@@ -65,9 +63,17 @@ say.state(PaymentMethod, "kind", card="card", paypal="PayPal", gift_card="gift c
 def words(tool: str, **by_param: dict) -> None:
     """Give a declared tool its words for its own enum/bool/number params.
 
-    Stands in for ``say.tool(..., words=...)``, which today loses the tool's ``values`` and fails on
-    them (in ``Language.tool`` the loop over ``words`` rebinds the name ``values``)."""
-    say.tools[tool] = replace(say.tools[tool], words={**say.tools[tool].words, **by_param})
+    Declared apart from the tool's requests so that one words table serves several tools; the
+    tool is declared again with them, so the kit checks them like any other words."""
+    a = say.tools[tool]
+    say.tool(
+        tool,
+        asks=a.phrasings,
+        tells=a.tells,
+        words={**a.words, **by_param},
+        one_form=a.one_form,
+        values=a.values,
+    )
 
 
 IN_STOCK = {True: "only what's in stock", False: "sold-out ones too"}
