@@ -308,7 +308,7 @@ class Composer:
                 out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
                 text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap.surface)
             quoted = self._quoted_later(mine, texts[t + 1 :])
-            reported = [self._reported(kit, s, created - self._seen_before(steps, s), diff) for s in mine]
+            reported = [self._reported(kit, s, created - self._seen_before(steps, s), diff, steps) for s in mine]
             k = next((i for i, s in enumerate(mine) if s.name in gated), None)
             if k is not None:
                 rule, s = gated[mine[k].name], mine[k]
@@ -339,7 +339,7 @@ class Composer:
         return {v for v in shown if str(v) in words}
 
     def _reported(
-        self, kit: DomainKit, step: Step, created: set[str], diff: list[dict[str, Any]]
+        self, kit: DomainKit, step: Step, created: set[str], diff: list[dict[str, Any]], steps: list[Step]
     ) -> Reported:
         table = kit.renderer.tables.get(step.spec.returns or "")
         key = self._subject(step)
@@ -348,8 +348,9 @@ class Composer:
             c["column"].removesuffix("_id") for c in diff if c["pk"] == key and c["op"] == "update"
         )
         voice = kit.renderer.voice
-        said = {k: r.phrase for k, r in step.refs.items() if r.phrase}
-        told = voice.tell(step.spec, step.result, step.args, said) if voice is not None else None
+        told = None
+        if voice is not None:
+            told = voice.tell(step.spec, step.result, step.args, kit.renderer.said(step, steps[: steps.index(step)]))
         return Reported(
             told=told,
             result=step.result,

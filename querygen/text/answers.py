@@ -198,4 +198,4 @@ def answer(calls: Sequence[Reported], given: list[dict[str, Any]], must: set[str
         return "Done."
     parts = [r.told or _sentence(r, given, must, OTHER_FACTS) for r in asked[:-1]]
     parts.append(asked[-1].told or _sentence(asked[-1], given, must, LAST_FACTS))
-    return " ".join(parts)
+    return ("\n\n" if any("```" in p for p in parts) else " ").join(parts)

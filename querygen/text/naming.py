@@ -307,6 +307,9 @@ class Namer:
             if value in {v for vs in s.produced(self.ids).values() for v in vs}:
                 return Origin("flow", len(a.steps) + i)
         table = next(p.ref.table_name for p in lk.spec.params if p.name == param)
+        voice = self.resolver.voice
+        if voice is not None and voice.held(table, value) is not None:
+            return Origin("user")  # the order number the user quotes: no lookup finds it for them
         scene = a.draft.scene
         if table == self.person and value == scene.actor:
             if scene.found_at is None:

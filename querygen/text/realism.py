@@ -151,8 +151,10 @@ def _rows_with(value: Any, column: str) -> Iterable[dict[str, Any]]:
 
 
 def _row_is(row: dict[str, Any], target: Any) -> bool:
-    if "id" in row:
-        return _key(row["id"]) == _key(target)
+    if "id" in row and _key(row["id"]) == _key(target):
+        return True
+    if "id" in row and not any(k.endswith("_id") and _key(v) == _key(target) for k, v in row.items()):
+        return False  # (a nested row may carry its own key beside the id it shows: a link's link_id)
     return any(_key(v) == _key(target) for v in row.values() if not isinstance(v, dict | list))
 
 

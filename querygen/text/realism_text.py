@@ -238,6 +238,9 @@ def garbled_text(text: str, rules: GarbleRules) -> list[tuple[str, list[str]]]:
     return out
 
 
+_FENCED = re.compile(r"```.*?(?:```|$)", re.S)  # a file's text quoted in an answer: data, not language
+
+
 def garbled(
     task: Task, specs: Mapping[str, ToolSpec], rules: GarbleRules | None = None
 ) -> list[dict[str, Any]]:
@@ -249,7 +252,7 @@ def garbled(
     out: list[dict[str, Any]] = []
     for t, turn in enumerate(task.turns):
         for role, text in (("user", turn.user), ("assistant", turn.answer)):
-            for sentence, reasons in garbled_text(text or "", rules):
+            for sentence, reasons in garbled_text(_FENCED.sub(" ", text or ""), rules):
                 shown = sentence if len(sentence) <= MAX_SENTENCE else sentence[: MAX_SENTENCE - 3] + "..."
                 out.append({"turn": t, "role": role, "sentence": shown, "reasons": reasons})
     return out

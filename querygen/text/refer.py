@@ -63,6 +63,7 @@ class Lookup:
     column: str
     value: Any
     inputs: dict[str, Any] = field(default_factory=dict)  # entity args the lookup needs (param -> key)
+    nested: tuple[str, str, str, str] | None = None  # rows inside the result: (table, field, id key, parent column)
 
 
 def person_table(domain: Domain, rel: Relations) -> str | None:
@@ -128,6 +129,7 @@ class Resolver:
         self.tables = {t.__tablename__: t for t in tables_of(domain)}
         self.person = person_table(domain, rel)
         self.reads: dict[str, list[ToolSpec]] = {}
+        self.specs = {spec.name: spec for spec in specs.values()}
         self.discovery: ToolSpec | None = None
         for spec in specs.values():
             if spec.writes:
@@ -148,6 +150,10 @@ class Resolver:
             plan = self._plan(spec, table, row)
             if plan is not None:
                 out.append(plan)
+        out.extend(self._nested_lookups(table, row))
+        # a lookup needing nothing but the row's own words first: a search by the product's name
+        # before a browse of a category the user never named
+        out.sort(key=lambda lk: len(lk.inputs))
         if self.discovery is not None and table in _enum(self.discovery, "table"):
             for col in (*_NAMING, *_KINDS):
                 v = row.get(col)
@@ -156,13 +162,26 @@ class Resolver:
                     out.append(Lookup(self.discovery, args, col, v))
         return out
 
+    def _nested_lookups(self, table: str, row: Mapping[str, Any]) -> list[Lookup]:
+        """Reads the domain declares to show ``table``'s rows inside another row (an order's lines
+        in ``get_order``): called with the parent the row points at."""
+        names = self.voice.names(table) if self.voice is not None else None
+        out = []
+        for tool, (fld, pk, column) in (names.found_in if names is not None else {}).items():
+            spec = self.specs.get(tool)
+            ref = next((p for p in spec.params if p.ref and p.required), None) if spec is not None else None
+            if ref is None or row.get(column) is None:
+                continue
+            out.append(Lookup(spec, {}, "", None, {ref.name: row[column]}, nested=(table, fld, pk, column)))
+        return out
+
     def _plan(self, spec: ToolSpec, table: str, row: Mapping[str, Any]) -> Lookup | None:
         args: dict[str, Any] = {}
         inputs: dict[str, Any] = {}
         column, value = None, None
         for p in spec.params:
-            if not p.required:
-                continue
+            if not p.required or (p.name in _SEARCH and p.json_type == "string" and not p.ref):
+                continue  # optional, or the words to search by (a search tool: see below)
             if p.ref and not p.ref.many and not p.ref.path:
                 fk = self._fk_to(table, p.ref.table_name, p.name)
                 if fk is None or row.get(fk) is None:
@@ -196,8 +215,16 @@ class Resolver:
         table = lookup.spec.returns or lookup.args.get("table")
         rows = rows_in(result)
         pk = self.rel.pk.get(table, "id")
+        if lookup.nested is not None:  # an order's lines: the rows under the declared field
+            table, fld, pk, column = lookup.nested
+            inner = result.get(fld) if isinstance(result, dict) else None
+            parent = next(iter(lookup.inputs.values()))  # each nested row belongs to the row looked up
+            rows = [{**r, column: parent} for r in inner if isinstance(r, dict)] if isinstance(inner, list) else []
         if self.voice is not None and table != self.person:
-            return self._declared_name(lookup, table, rows, key, mine, pk)
+            ref = self._declared_name(lookup, table, rows, key, mine, pk)
+            if ref is not None and ref.columns and lookup.nested is not None:
+                ref.columns.pop(lookup.nested[3], None)  # the parent, said by its own number
+            return ref
         cols = unique_columns(rows, key, pk)
         if lookup.column:
             cols = [c for c in cols if c == lookup.column]

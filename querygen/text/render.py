@@ -174,6 +174,42 @@ class Renderer:
         _, _, col, v = rng.choice([o for o in options if o[:1] == best and o[1] <= max(12, min(options)[1])])
         return f"the {n} whose {human(col)} is {v}"
 
+    def said(self, step: Step, before: Sequence[Step]) -> dict[str, str]:
+        """The words the user's request used for each argument, for an answer to say back: the
+        speaker is "me"; a row the user called "that account" is named by its declared form where
+        an earlier result shows it ("your savings account"); a flag or state by its words."""
+        out: dict[str, str] = {}
+        for p in step.spec.params:
+            if p.name not in step.args:
+                continue
+            value, ref = step.args[p.name], step.refs.get(p.name)
+            if ref is not None and ref.kind == "self":
+                out[p.name] = "me"
+            elif ref is not None and ref.phrase:
+                better = self._named_in(p, value, before) if ref.kind == "flow" else None
+                out[p.name] = better or ref.phrase
+            elif self.voice is not None and (words := self.voice.value_words(step.spec, p.name, value)):
+                out[p.name] = words
+            elif isinstance(value, str) and p.ref is None:
+                out[p.name] = value
+        return out
+
+    def _named_in(self, p: Param, value: Any, before: Sequence[Step]) -> str | None:
+        """A declared name for the row ``value`` from the latest earlier result that lists it."""
+        if self.voice is None or p.ref is None or p.ref.path:
+            return None
+        table = p.ref.table_name
+        mine = bool(self.tables[table].__table__.foreign_keys) if table in self.tables else False
+        for s in reversed(before):
+            rows = _rows_with_id(s.result, value)
+            if rows is None and isinstance(s.result, dict) and s.result.get("id") == value:
+                rows = (s.result, [s.result])
+            if rows is not None:
+                named = self.voice.name_row(table, rows[0], rows[1], mine)
+                if named is not None:
+                    return named[0]
+        return None
+
     # -- sentences -------------------------------------------------------------------------------
     def sentence(
         self, step: Step, phrases: dict[str, str], rng: random.Random, level: str
@@ -215,12 +251,14 @@ class Renderer:
             if name not in phrases:
                 anchors.append(text)
             extras.append(f"{human(name)}: {text}")
-        body = re.sub(r"\s+([.,?!;])", r"\1", re.sub(r"\s{2,}", " ", "".join(out))).strip()
+        body = re.sub(r"\s+([.,?!;])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", "".join(out))).strip()
         end = "?" if body.endswith("?") else "."
         body = body.rstrip("?.! ")
         if extras:
             body += " (" + ", ".join(extras) + ")"
-        return body[:1].upper() + body[1:] + end, anchors
+        if pieces[0].strip():  # a sentence opening on a value ("notes.md is ...") keeps its case
+            body = body[:1].upper() + body[1:]
+        return body + end, anchors
 
     def _generic(self, spec: ToolSpec, args: dict[str, Any]) -> str:
         action = spec.description.split(".")[0].rstrip()
@@ -271,6 +309,8 @@ def _decapitalise(sentence: str) -> str:
     first = sentence.split(" ", 1)[0]
     if first in ("I", "I'd", "I'm", "I've", "I'll") or (len(first) > 1 and first[1].isupper()):
         return sentence
+    if re.search(r"[/~.\d@\"']", first):
+        return sentence  # a path, a file name, a quote: the user's own spelling
     return sentence[:1].lower() + sentence[1:]
 
 

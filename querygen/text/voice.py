@@ -244,6 +244,8 @@ class Voice:
             return when(value, self.today)
         if filt == "state":
             return self.lang.words_for(table, col, value) or self._any_state(col, value) or str(value).replace("_", " ")
+        if filt == "count" and isinstance(value, int) and not isinstance(value, bool):
+            return self._rows([], "count", arg or "", table, value)  # {lines:count(line)}: "1 line"
         if filt in ("count", "list", "sum"):
             rows = value if isinstance(value, list) else None
             if rows is None:

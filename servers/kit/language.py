@@ -67,6 +67,9 @@ class Names:
     table: str
     forms: tuple[str, ...]
     held: str | None = None
+    # read tools that show this table's rows nested in another row: tool -> (field, id key, the
+    # row's column holding the tool's argument), e.g. {"get_order": ("items", "id", "order_id")}
+    found_in: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -97,11 +100,26 @@ class Language:
         domain.language = self
 
     # -- tables ---------------------------------------------------------------------------------
-    def names(self, table: Any, *forms: str, held: str | None = None, shown: Iterable[str] = ()) -> None:
+    def names(
+        self,
+        table: Any,
+        *forms: str,
+        held: str | None = None,
+        shown: Iterable[str] = (),
+        found_in: Mapping[str, tuple[str, str, str]] | None = None,
+    ) -> None:
         """Declare how people name rows of ``table`` (see :class:`Names`). ``shown`` are fields the
         domain's tools show beside the table's own columns (a cart line's ``product_name``), which a
-        form may use; a form needing one is only used where the lookup's rows carry it."""
+        form may use; a form needing one is only used where the lookup's rows carry it.
+        ``found_in`` names the reads that show the rows nested in another row (an order's lines in
+        ``get_order``), so an agent, and the generator, can look them up there."""
         name, columns = table.__tablename__, _columns(table) | set(shown)
+        for tool, where in (found_in or {}).items():
+            if tool not in self.domain._tools or len(where) != 3 or where[2] not in columns:
+                raise LanguageError(
+                    f"{self.domain.name}.{name} found_in {tool!r}: {where!r} must be a read tool of the domain "
+                    "and (field, id key, column of this table holding the tool's argument)"
+                )
         if not forms and held is None:
             raise LanguageError(f"{self.domain.name}.{name}: give at least one form or a held id")
         for form in (*forms, *([held] if held else [])):
@@ -115,7 +133,7 @@ class Language:
                     raise LanguageError(f"{self.domain.name}.{name} form {form!r}: filter {filt!r} not allowed here")
         if held is not None and "{id}" not in held and "{" + _pk(table) + "}" not in held:
             raise LanguageError(f"{self.domain.name}.{name}: held={held!r} must quote the id ({{id}})")
-        self.tables[name] = Names(name, tuple(forms), held)
+        self.tables[name] = Names(name, tuple(forms), held, dict(found_in or {}))
 
     def state(self, table: Any, column: str, **words: str) -> None:
         """Declare how people say the values of one column ("frozen", "waiting to be let in")."""

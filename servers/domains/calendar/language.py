@@ -41,7 +41,12 @@ say.names(
     'the "{title}" meeting on {start:when}',
     shown=("start",),
 )
-say.names(Reminder, "my {method:state} reminder", "the reminder {minutes_before} minutes before")
+say.names(
+    Reminder,
+    "my {method:state} reminder",
+    "the reminder {minutes_before} minutes before",
+    found_in={"get_event": ("my_reminders", "id", "event_id")},
+)
 
 say.state(
     Attendee,

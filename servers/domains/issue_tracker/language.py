@@ -27,7 +27,13 @@ say.names(
     'the "{title}" ticket',
     held="{id}",
 )
-say.names(IssueLink, "the link saying {blocker_id} blocks {blocked_id}")
+say.names(
+    IssueLink,
+    "the link saying {blocker_id} blocks {blocked_id}",
+    '"{title}" blocking {blocked_id}',
+    shown=("title",),
+    found_in={"get_issue": ("blocked_by", "link_id", "blocked_id")},
+)
 
 say.state(
     Issue,

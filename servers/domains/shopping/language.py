@@ -40,6 +40,7 @@ say.names(
     "the {name} from order {order_id}",
     "the {name} I got in order {order_id}",
     shown=("name",),
+    found_in={"get_order": ("items", "id", "order_id")},
 )
 say.names(Return, "my return on order {order_id}", held="return {id}")
 
