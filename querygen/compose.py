@@ -308,7 +308,9 @@ class Composer:
                 out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
                 text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap.surface)
             quoted = self._quoted_later(mine, texts[t + 1 :])
-            reported = [self._reported(kit, s, created - self._seen_before(steps, s), diff, steps) for s in mine]
+            reported = [
+                self._reported(kit, s, created - self._seen_before(steps, s), diff, steps) for s in mine
+            ]
             k = next((i for i, s in enumerate(mine) if s.name in gated), None)
             if k is not None:
                 rule, s = gated[mine[k].name], mine[k]
@@ -350,7 +352,9 @@ class Composer:
         voice = kit.renderer.voice
         told = None
         if voice is not None:
-            told = voice.tell(step.spec, step.result, step.args, kit.renderer.said(step, steps[: steps.index(step)]))
+            told = voice.tell(
+                step.spec, step.result, step.args, kit.renderer.said(step, steps[: steps.index(step)])
+            )
         return Reported(
             told=told,
             result=step.result,

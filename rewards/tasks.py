@@ -94,7 +94,9 @@ class PreparedTask:
     # confirmation rules in force: (user turn, or -1 for every call, "domain rule N (slug)", tools)
     confirm: tuple[tuple[int, str, frozenset[str]], ...] = ()
     final_turn: int | None = None  # the last user turn (None: the last gold call's)
-    reference_answer: str | None = None  # the final turn's reference answer: the facts it states are the ones asked
+    reference_answer: str | None = (
+        None  # the final turn's reference answer: the facts it states are the ones asked
+    )
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -37,8 +37,18 @@ PERSONAS: tuple[Persona, ...] = (
     ),
     Persona(
         "worried",
-        ("Hoping you can sort this out.", "Something's come up.", "I need some help here.", "Can you help me out?"),
-        ("Let me know once it's done.", "Tell me if anything goes wrong.", "Thanks for the help.", "Thank you, really."),
+        (
+            "Hoping you can sort this out.",
+            "Something's come up.",
+            "I need some help here.",
+            "Can you help me out?",
+        ),
+        (
+            "Let me know once it's done.",
+            "Tell me if anything goes wrong.",
+            "Thanks for the help.",
+            "Thank you, really.",
+        ),
         ("I'm {name}.", "Hi, {name} here."),
     ),
     Persona(

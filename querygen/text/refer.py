@@ -63,7 +63,9 @@ class Lookup:
     column: str
     value: Any
     inputs: dict[str, Any] = field(default_factory=dict)  # entity args the lookup needs (param -> key)
-    nested: tuple[str, str, str, str] | None = None  # rows inside the result: (table, field, id key, parent column)
+    nested: tuple[str, str, str, str] | None = (
+        None  # rows inside the result: (table, field, id key, parent column)
+    )
 
 
 def person_table(domain: Domain, rel: Relations) -> str | None:
@@ -219,7 +221,11 @@ class Resolver:
             table, fld, pk, column = lookup.nested
             inner = result.get(fld) if isinstance(result, dict) else None
             parent = next(iter(lookup.inputs.values()))  # each nested row belongs to the row looked up
-            rows = [{**r, column: parent} for r in inner if isinstance(r, dict)] if isinstance(inner, list) else []
+            rows = (
+                [{**r, column: parent} for r in inner if isinstance(r, dict)]
+                if isinstance(inner, list)
+                else []
+            )
         if self.voice is not None and table != self.person:
             ref = self._declared_name(lookup, table, rows, key, mine, pk)
             if ref is not None and ref.columns and lookup.nested is not None:
@@ -235,7 +241,6 @@ class Resolver:
         what = noun(self.tables[table])
         text, bare = phrase(what, col, row[col], mine, table == self.person)
         return Reference("attribute", key, text, bare, column=col, value=row[col])
-
 
     def _declared_name(
         self, lookup: Lookup, table: str, rows: list[dict[str, Any]], key: Any, mine: bool, pk: str

@@ -191,7 +191,6 @@ class Requests:
             return None if earlier and voice is None else held if held is not None else False
         return phrase
 
-
     def _table(self, s: Step, param: str) -> str:
         p = next(q for q in s.spec.params if q.name == param)
         return p.ref.table_name if p.ref is not None else ""

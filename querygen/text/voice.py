@@ -185,7 +185,9 @@ class Voice:
         first = self._format(row.get(slots[0][0]), slots[0][1], None, table, slots[0][0]) if slots else text
         return text, first, {c: row.get(c) for c, _ in slots}
 
-    def _said(self, table: str, slots: list[tuple[str, str | None]], row: Mapping[str, Any]) -> tuple[str, ...] | None:
+    def _said(
+        self, table: str, slots: list[tuple[str, str | None]], row: Mapping[str, Any]
+    ) -> tuple[str, ...] | None:
         try:
             return tuple(self._format(row.get(c), f, None, table, c).casefold() for c, f in slots)
         except (Unsaid, ValueError):
@@ -224,15 +226,28 @@ class Voice:
                 words = said.get(name[1:])
                 if words is None:
                     raise Unsaid(name)
-                return second_person(words) if filt is None else self._format(args.get(name[1:]), filt, arg, spec.returns, name[1:])
+                return (
+                    second_person(words)
+                    if filt is None
+                    else self._format(args.get(name[1:]), filt, arg, spec.returns, name[1:])
+                )
             value = _lookup(result, args, name)
             return self._format(value, filt, arg, spec.returns, name.rsplit(".", 1)[-1], _total(result))
 
         text = SLOT.sub(one, template)
+        opening = SLOT.match(template)
+        if opening is not None and not opening.group(1).startswith("@"):
+            return text  # a value opens the answer ("notes.md is ..."): it keeps its own case
         return text[:1].upper() + text[1:]
 
     def _format(
-        self, value: Any, filt: str | None, arg: str | None, table: str | None, col: str, total: int | None = None
+        self,
+        value: Any,
+        filt: str | None,
+        arg: str | None,
+        table: str | None,
+        col: str,
+        total: int | None = None,
     ) -> str:
         if value is None or value == "" or value == []:
             raise Unsaid(col)
@@ -243,7 +258,11 @@ class Voice:
         if filt == "when":
             return when(value, self.today)
         if filt == "state":
-            return self.lang.words_for(table, col, value) or self._any_state(col, value) or str(value).replace("_", " ")
+            return (
+                self.lang.words_for(table, col, value)
+                or self._any_state(col, value)
+                or str(value).replace("_", " ")
+            )
         if filt == "count" and isinstance(value, int) and not isinstance(value, bool):
             return self._rows([], "count", arg or "", table, value)  # {lines:count(line)}: "1 line"
         if filt in ("count", "list", "sum"):
@@ -254,7 +273,9 @@ class Voice:
         if isinstance(value, dict | list):
             raise Unsaid(col)
         if isinstance(value, str):
-            return self.lang.words_for(table, col, value) or _ISO_IN_TEXT.sub(lambda m: self._day_in_text(m.group()), value)
+            return self.lang.words_for(table, col, value) or _ISO_IN_TEXT.sub(
+                lambda m: self._day_in_text(m.group()), value
+            )
         return number(value)
 
     def _day_in_text(self, iso: str) -> str:
@@ -283,7 +304,11 @@ class Voice:
         if not values:
             raise Unsaid(arg)
         shown = values[:MAX_LISTED] if len(values) > MAX_LISTED + 1 else values
-        more = (n - len(rows)) + (len(values) - len(shown)) if len(values) == len(rows) else len(values) - len(shown)
+        more = (
+            (n - len(rows)) + (len(values) - len(shown))
+            if len(values) == len(rows)
+            else len(values) - len(shown)
+        )
         return listing(shown, more)
 
     def _item(self, row: Any, spec: str, table: str | None) -> str:
@@ -300,7 +325,9 @@ class Voice:
                     return ""
                 continue
             try:
-                parts.append(self._format(v, filt or ("state" if self._any_state(col, v) else None), None, table, col))
+                parts.append(
+                    self._format(v, filt or ("state" if self._any_state(col, v) else None), None, table, col)
+                )
             except Unsaid:
                 if k == 0:
                     return ""
@@ -311,7 +338,11 @@ class Voice:
 
 def _total(result: Any) -> int | None:
     """A paged result's own count of everything that matched (``total``), if it gives one."""
-    if isinstance(result, dict) and isinstance(result.get("total"), int) and not isinstance(result["total"], bool):
+    if (
+        isinstance(result, dict)
+        and isinstance(result.get("total"), int)
+        and not isinstance(result["total"], bool)
+    ):
         return result["total"]
     return None
 

@@ -47,7 +47,15 @@ if TYPE_CHECKING:
     from servers.kit.domain import Domain
 
 SLOT = re.compile(r"\{(@?[\w.]+)(?::(\w+)(?:\(([\w ,:]*)\))?)?\}")
-FILTERS = {"money": False, "day": False, "when": False, "state": False, "count": True, "list": True, "sum": True}
+FILTERS = {
+    "money": False,
+    "day": False,
+    "when": False,
+    "state": False,
+    "count": True,
+    "list": True,
+    "sum": True,
+}
 MIN_ASKS = 5  # phrasings a tool with arguments declares (fewer only with ``one_form``)
 
 
@@ -130,7 +138,9 @@ class Language:
                         f"columns are {sorted(columns)}"
                     )
                 if filt not in (None, "money", "day", "when", "state"):
-                    raise LanguageError(f"{self.domain.name}.{name} form {form!r}: filter {filt!r} not allowed here")
+                    raise LanguageError(
+                        f"{self.domain.name}.{name} form {form!r}: filter {filt!r} not allowed here"
+                    )
         if held is not None and "{id}" not in held and "{" + _pk(table) + "}" not in held:
             raise LanguageError(f"{self.domain.name}.{name}: held={held!r} must quote the id ({{id}})")
         self.tables[name] = Names(name, tuple(forms), held, dict(found_in or {}))
@@ -142,7 +152,9 @@ class Language:
             raise LanguageError(f"{self.domain.name}.{name}: no column {column!r} to say states of")
         for value, said in words.items():
             if not isinstance(said, str) or not said.strip():
-                raise LanguageError(f"{self.domain.name}.{name}.{column}={value!r}: words must be a non-empty string")
+                raise LanguageError(
+                    f"{self.domain.name}.{name}.{column}={value!r}: words must be a non-empty string"
+                )
         self.states[(name, column)] = dict(words)
 
     # -- tools ----------------------------------------------------------------------------------
@@ -160,7 +172,9 @@ class Language:
         spec = self.domain._tools.get(name)
         where = f"{self.domain.name}.{name}"
         if spec is None:
-            raise LanguageError(f"{where}: the domain has no tool {name!r}; tools are {sorted(self.domain._tools)}")
+            raise LanguageError(
+                f"{where}: the domain has no tool {name!r}; tools are {sorted(self.domain._tools)}"
+            )
         asks, tells = tuple(asks), tuple(tells)
         params = {p.name: p for p in spec.params}
         if not asks or not tells:
@@ -175,8 +189,14 @@ class Language:
             slots = {s for s, _, _ in _slots(text, f"{where} request {text!r}")}
             unknown = slots - set(params)
             if unknown:
-                raise LanguageError(f"{where} request {text!r}: no parameter {sorted(unknown)}; parameters are {sorted(params)}")
-            missing = [p.name for p in spec.params if p.required and p.name not in slots and p.name not in self.speaker]
+                raise LanguageError(
+                    f"{where} request {text!r}: no parameter {sorted(unknown)}; parameters are {sorted(params)}"
+                )
+            missing = [
+                p.name
+                for p in spec.params
+                if p.required and p.name not in slots and p.name not in self.speaker
+            ]
             if missing:
                 raise LanguageError(f"{where} request {text!r}: leaves out the required {missing}")
         for text in tells:
@@ -184,9 +204,13 @@ class Language:
                 if slot.startswith("@") and slot[1:] not in params:
                     raise LanguageError(f"{where} answer {text!r}: {{{slot}}} names no parameter")
                 if filt is not None and filt not in FILTERS:
-                    raise LanguageError(f"{where} answer {text!r}: unknown filter {filt!r}; known: {sorted(FILTERS)}")
+                    raise LanguageError(
+                        f"{where} answer {text!r}: unknown filter {filt!r}; known: {sorted(FILTERS)}"
+                    )
                 if filt is not None and FILTERS[filt] != bool(arg):
-                    raise LanguageError(f"{where} answer {text!r}: {filt} {'needs' if FILTERS[filt] else 'takes no'} (argument)")
+                    raise LanguageError(
+                        f"{where} answer {text!r}: {filt} {'needs' if FILTERS[filt] else 'takes no'} (argument)"
+                    )
         for param, said in (words or {}).items():
             p = params.get(param)
             if p is None:
@@ -196,10 +220,14 @@ class Language:
                 allowed |= set(p.items["enum"])
             bad = [v for v in said if allowed and v not in allowed]
             if bad:
-                raise LanguageError(f"{where}: words for {param}={bad}; its values are {sorted(map(str, allowed))}")
+                raise LanguageError(
+                    f"{where}: words for {param}={bad}; its values are {sorted(map(str, allowed))}"
+                )
         for param, options in (values or {}).items():
             if param not in params or params[param].ref is not None or not tuple(options):
-                raise LanguageError(f"{where}: values for {param!r} must be a non-empty list for a plain parameter")
+                raise LanguageError(
+                    f"{where}: values for {param!r} must be a non-empty list for a plain parameter"
+                )
         kept = {k: tuple(v) for k, v in (values or {}).items()}
         self.tools[name] = Asks(name, asks, tells, dict(words or {}), one_form, kept)
 
@@ -232,6 +260,8 @@ def _slots(text: str, where: str) -> list[tuple[str, str | None, str | None]]:
         whole = "{" + fld + (":" + spec if spec else "") + "}"
         m = SLOT.fullmatch(whole)
         if m is None:
-            raise LanguageError(f"{where}: slot {whole} is not {{name}}, {{name:filter}} or {{name:filter(arg)}}")
+            raise LanguageError(
+                f"{where}: slot {whole} is not {{name}}, {{name:filter}} or {{name:filter(arg)}}"
+            )
         out.append((m.group(1), m.group(2), m.group(3)))
     return out

@@ -49,7 +49,7 @@ say.tool(
         "Can you pull up my profile?",
         "What contact details do you have for me?",
     ],
-    tells=["You're on file as {name}, email {email}, phone {phone}, in {city}."],
+    tells=["You're on file as {name} in {city}; we reach you at {email} or {phone}."],
 )
 say.tool(
     "find_customer_by_email",

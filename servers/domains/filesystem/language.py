@@ -173,7 +173,7 @@ say.tool(
         "I can't tell whether {path} is mine. Can you check its details?",
     ],
     tells=[
-        "It's a {type} of {size} bytes, owned by {owner} (group {group}), with permissions "
+        "It's a {type} of {size} bytes, owned by {owner} in the {group} group, with the permissions "
         "{permissions}; it was last changed {modified:day}.",
     ],
 )
@@ -566,7 +566,7 @@ say.tool(
         "Fix the permissions of {path}: it should be {mode}.",
         "Set {path} to be {mode}.",
     ],
-    tells=["The permissions on {path} are now {permissions} (mode {mode})."],
+    tells=["The permissions on {path} are now {permissions} ({mode} in octal)."],
     # symbolic changes, so that a folder keeps the x bit it needs whatever is asked
     words={
         "mode": {
@@ -589,7 +589,7 @@ say.tool(
         "Transfer ownership of {path} to {owner}.",
         "Hand {path} over to {owner}, and put it in the {group} group.",
     ],
-    tells=["The owner of {path} is now {owner}, group {group}."],
+    tells=["Now {owner} owns {path}, in the {group} group."],
 )
 say.tool(
     "chgrp",
