@@ -31,12 +31,15 @@ from querygen.plan.policy_gate import (
 from querygen.plan.probe import StateProbe
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Scene, Step, dependencies
+from querygen.plan.story import MAX_ASKS_PER_TURN, repeats, split, undoes
 from querygen.plan.values import ValueMaker
 from querygen.text.answers import Reported, answer
 from querygen.text.paraphrase import keeps_values
 from querygen.text.phrasing import (
     CLARIFY_QUESTIONS,
     CLARIFY_REPLIES,
+    DECLARED_CLARIFY,
+    DECLARED_MISSING,
     IRRELEVANT_ANSWER,
     MISSING_TOOL_ANSWER,
     MISSING_TOOL_CLARIFY,
@@ -73,9 +76,6 @@ class Shape:
         return "clarify" if self.level == "missing_required" else "tool"
 
 
-MAX_ASKS_PER_TURN = 2  # requests one user message makes
-
-
 def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
@@ -93,43 +93,6 @@ def _first_clause(description: str) -> str:
     (the rest states constraints, which no assistant reads out: "within its daily limit")."""
     action = re.split(r"[.;:(]| - ", description, maxsplit=1)[0].strip()
     return action[:1].lower() + action[1:]
-
-
-def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> bool:
-    """A request that takes back what the task itself did: a destructive call on a row the task
-    created (create an event, cancel it), or a second write on the row an earlier write changed
-    that leaves no trace in the final state (freeze an account, unfreeze it)."""
-    touched = {c["pk"] for c in diff}
-    writes = [s for s in steps if s.role == "ask" and s.spec.writes]
-    subjects = [_row_of(s) for s in writes]
-    for k, s in enumerate(writes):
-        keys = [
-            s.args[p.name]
-            for p in s.spec.params
-            if p.ref and not p.ref.many and not p.ref.path and isinstance(s.args.get(p.name), str)
-        ]
-        if s.spec.destructive and any(v in created for v in keys):
-            return True
-        row = subjects[k]
-        if row is not None and row not in touched and row in subjects[:k]:
-            return True
-    return False
-
-
-def _row_of(step: Step) -> Any:
-    """The id of the row a write's result shows (its ``id``), if any."""
-    return step.result.get("id") if isinstance(step.result, dict) else None
-
-
-def _split(rng: random.Random, length: int, turns: int) -> list[int]:
-    """Turn index of each step: ``turns`` contiguous non-empty segments."""
-    cuts = sorted(rng.sample(range(1, length), turns - 1)) if turns > 1 else []
-    out, t = [], 0
-    for j in range(length):
-        if t < len(cuts) and j == cuts[t]:
-            t += 1
-        out.append(t)
-    return out
 
 
 class Composer:
@@ -170,15 +133,7 @@ class Composer:
         (:meth:`ChainSampler.sample`)."""
         self.dropped = None
         kit = self.kits[domain]
-        variant = self.probe.snapshots[domain].variant is not None
-        ready = self.ready(domain)
-        chain = kit.chains.sample(
-            rng, shape.length, start=start, through=through, lead=lead, ready=ready, variant=variant
-        )
-        most = 3 if shape.level == "missing_required" else 4
-        # one goal a turn: at most two requests in one message
-        turns = min(max(shape.turns, -(-len(chain) // MAX_ASKS_PER_TURN)), len(chain), most)
-        asked = kit.builder.build(ep, chain, _split(rng, len(chain), turns), rng, shape.level)
+        asked = self._asked(ep, domain, shape, rng, start, through, lead)
         if not asked:
             return None
         # a forbidden request (only ever the last) is said by the user but is no gold call
@@ -186,8 +141,9 @@ class Composer:
         hashes = self.probe.fork_hashes(ep, [domain])
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
-        if undoes(steps, created, diff):
-            return self._drop("undo")  # a person does not make something and undo it for no reason
+        implausible = "undo" if undoes(steps, created, diff) else "repeat" if repeats(steps) else None
+        if implausible is not None:
+            return self._drop(implausible)  # a person does not undo or re-ask what they just did
         persona = kit.renderer.persona(rng)
         scene = kit.builder.scene
         refused = len(steps) < len(asked)
@@ -221,6 +177,32 @@ class Composer:
         }
         kind = "clarify" if gap else "tool"
         return self._task(domain, kind, turn_list, dependencies(steps, self.ids), offer, hashes, diff, meta)
+
+    def _asked(
+        self,
+        ep: Episode,
+        domain: str,
+        shape: Shape,
+        rng: random.Random,
+        start: str | None,
+        through: str | None,
+        lead: bool,
+    ) -> list[Step]:
+        """The chain drawn and run, split into turns of at most two requests each."""
+        kit = self.kits[domain]
+        variant = self.probe.snapshots[domain].variant is not None
+        chain = kit.chains.sample(
+            rng,
+            shape.length,
+            start=start,
+            through=through,
+            lead=lead,
+            ready=self.ready(domain),
+            variant=variant,
+        )
+        most = 3 if shape.level == "missing_required" else 4
+        turns = min(max(shape.turns, -(-len(chain) // MAX_ASKS_PER_TURN)), len(chain), most)
+        return kit.builder.build(ep, chain, split(rng, len(chain), turns), rng, shape.level)
 
     @staticmethod
     def _story(
@@ -402,7 +384,10 @@ class Composer:
             text = f"I'm {who}. {text}"
         action = _first_clause(kit.graph.specs[hidden].description)
         clarify = self.offerer.substitute_exists(domain, hidden)
-        answer = (MISSING_TOOL_CLARIFY if clarify else MISSING_TOOL_ANSWER).format(action=action)
+        if kit.renderer.voice is not None:  # the tool's own description reads as documentation
+            answer = DECLARED_CLARIFY if clarify else DECLARED_MISSING
+        else:
+            answer = (MISSING_TOOL_CLARIFY if clarify else MISSING_TOOL_ANSWER).format(action=action)
         offer = self.offerer.offer(domain, rng, hide=hidden)
         turns = [Turn(user=text, calls=[], answer=answer)]
         meta = {

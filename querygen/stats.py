@@ -14,7 +14,8 @@ from querygen.gates import GATES
 
 # drafts the text stage did not make: some call could only be said by an internal id or a found
 # value (unsaid), a later turn would quote an id no answer gave (planted), a request undid another
-TEXT_DROPS = ("unsaid", "planted", "undo")
+# (undo) or read again what an earlier one showed (repeat)
+TEXT_DROPS = ("unsaid", "planted", "undo", "repeat")
 
 
 @dataclass

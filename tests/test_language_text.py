@@ -201,6 +201,6 @@ def test_drafts_dropped_by_the_text_stage_are_counted_and_few(snapshot_cache):
     gen = Generator(GenConfig(domains=FIVE, n=300, seed=5), cache=snapshot_cache)
     stats = gen.run()[1].as_dict()
     rejected = stats["rejected"]
-    for reason in ("unsaid", "planted", "undo"):
+    for reason in ("unsaid", "planted", "undo", "repeat"):
         assert reason in rejected
         assert rejected[reason] <= 0.15 * stats["attempts"], (reason, rejected[reason], stats["attempts"])

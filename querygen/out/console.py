@@ -21,6 +21,7 @@ GATE_ORDER = (
     "unsaid",
     "planted",
     "undo",
+    "repeat",
     "wording",
     "provenance",
     "grounding",

@@ -79,6 +79,12 @@ MISSING_TOOL_ANSWER = "Sorry, none of the tools available to me can {action}."
 MISSING_TOOL_CLARIFY = (
     "I can't {action} directly with the tools I have. Would you like me to try a different way?"
 )
+# A domain that declares its language: the tool's description would read as documentation
+# ("I can't deposit money into an open account directly"), so the answer says plainly it cannot.
+DECLARED_MISSING = "I'm sorry, I can't do that here: none of the tools I have can."
+DECLARED_CLARIFY = (
+    "I can't do that directly with the tools I have here. Would you like me to try another way?"
+)
 IRRELEVANT_ANSWER = "Sorry, that is outside what I can help with here; none of my tools can do it."
 
 # Requests no service-style tool can answer. ``topic`` is matched against the offered tools'

@@ -186,43 +186,11 @@ class Language:
                 "(or one_form='why the request has only one form')"
             )
         for text in asks:
-            slots = {s for s, _, _ in _slots(text, f"{where} request {text!r}")}
-            unknown = slots - set(params)
-            if unknown:
-                raise LanguageError(
-                    f"{where} request {text!r}: no parameter {sorted(unknown)}; parameters are {sorted(params)}"
-                )
-            missing = [
-                p.name
-                for p in spec.params
-                if p.required and p.name not in slots and p.name not in self.speaker
-            ]
-            if missing:
-                raise LanguageError(f"{where} request {text!r}: leaves out the required {missing}")
+            self._check_request(where, text, spec.params)
         for text in tells:
-            for slot, filt, arg in _slots(text, f"{where} answer {text!r}"):
-                if slot.startswith("@") and slot[1:] not in params:
-                    raise LanguageError(f"{where} answer {text!r}: {{{slot}}} names no parameter")
-                if filt is not None and filt not in FILTERS:
-                    raise LanguageError(
-                        f"{where} answer {text!r}: unknown filter {filt!r}; known: {sorted(FILTERS)}"
-                    )
-                if filt is not None and FILTERS[filt] != bool(arg):
-                    raise LanguageError(
-                        f"{where} answer {text!r}: {filt} {'needs' if FILTERS[filt] else 'takes no'} (argument)"
-                    )
-        for param, said in (words or {}).items():
-            p = params.get(param)
-            if p is None:
-                raise LanguageError(f"{where}: words for {param!r}, which is no parameter")
-            allowed = set(p.enum or ()) | ({True, False} if p.json_type == "boolean" else set())
-            if p.items and p.items.get("enum"):
-                allowed |= set(p.items["enum"])
-            bad = [v for v in said if allowed and v not in allowed]
-            if bad:
-                raise LanguageError(
-                    f"{where}: words for {param}={bad}; its values are {sorted(map(str, allowed))}"
-                )
+            _check_answer(where, text, params)
+        for param, said_words in (words or {}).items():
+            _check_words(where, param, said_words, params)
         for param, options in (values or {}).items():
             if param not in params or params[param].ref is not None or not tuple(options):
                 raise LanguageError(
@@ -231,12 +199,54 @@ class Language:
         kept = {k: tuple(v) for k, v in (values or {}).items()}
         self.tools[name] = Asks(name, asks, tells, dict(words or {}), one_form, kept)
 
+    def _check_request(self, where: str, text: str, params: list[Any]) -> None:
+        """A request names only parameters, and every required one but the speaker."""
+        slots = {s for s, _, _ in _slots(text, f"{where} request {text!r}")}
+        names = {p.name for p in params}
+        if slots - names:
+            raise LanguageError(
+                f"{where} request {text!r}: no parameter {sorted(slots - names)}; parameters are {sorted(names)}"
+            )
+        missing = [
+            p.name for p in params if p.required and p.name not in slots and p.name not in self.speaker
+        ]
+        if missing:
+            raise LanguageError(f"{where} request {text!r}: leaves out the required {missing}")
+
     # -- reading --------------------------------------------------------------------------------
     def words_for(self, table: str | None, column: str, value: Any) -> str | None:
         """The declared words for a column's value, if any."""
         if table is None:
             return None
         return self.states.get((table, column), {}).get(value if not isinstance(value, bool) else str(value))
+
+
+def _check_answer(where: str, text: str, params: Mapping[str, Any]) -> None:
+    """An answer's slots: a ``@param`` names a parameter; a filter is known and gets its argument."""
+    for slot, filt, arg in _slots(text, f"{where} answer {text!r}"):
+        if slot.startswith("@") and slot[1:] not in params:
+            raise LanguageError(f"{where} answer {text!r}: {{{slot}}} names no parameter")
+        if filt is not None and filt not in FILTERS:
+            raise LanguageError(f"{where} answer {text!r}: unknown filter {filt!r}; known: {sorted(FILTERS)}")
+        if filt is not None and FILTERS[filt] != bool(arg):
+            raise LanguageError(
+                f"{where} answer {text!r}: {filt} {'needs' if FILTERS[filt] else 'takes no'} (argument)"
+            )
+
+
+def _check_words(where: str, param: str, said: Mapping[Any, str], params: Mapping[str, Any]) -> None:
+    """Words are given for a parameter's own values (its enum, or true/false)."""
+    p = params.get(param)
+    if p is None:
+        raise LanguageError(f"{where}: words for {param!r}, which is no parameter")
+    allowed = set(p.enum or ()) | ({True, False} if p.json_type == "boolean" else set())
+    if p.items and p.items.get("enum"):
+        allowed |= set(p.items["enum"])
+    bad = [v for v in said if allowed and v not in allowed]
+    if bad:
+        raise LanguageError(f"{where}: words for {param}={bad}; its values are {sorted(map(str, allowed))}")
+    if not all(isinstance(w, str) and w.strip() for w in said.values()):
+        raise LanguageError(f"{where}: words for {param} must be non-empty strings")
 
 
 def _columns(table: Any) -> set[str]:

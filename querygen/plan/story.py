@@ -1,0 +1,80 @@
+"""What makes a drawn chain one person's plausible story, before any words are written.
+
+A user message holds one goal: at most two requests (:func:`split`). A person does not make
+something and take it back for no reason, act on what they just cancelled (:func:`undoes`), or ask
+to see again what the assistant has just shown them (:func:`repeats`); such drafts are dropped and
+counted, not reworded.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from querygen.plan.step import Step
+
+MAX_ASKS_PER_TURN = 2  # requests one user message makes
+
+
+def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> bool:
+    """A request that takes back what the task itself did: a destructive call on a row the task
+    created (create an event, cancel it), or a second write on the row an earlier write changed
+    that leaves no trace in the final state (freeze an account, unfreeze it)."""
+    touched = {c["pk"] for c in diff}
+    writes = [s for s in steps if s.role == "ask" and s.spec.writes]
+    subjects = [_row_of(s) for s in writes]
+    for k, s in enumerate(writes):
+        keys = [
+            s.args[p.name]
+            for p in s.spec.params
+            if p.ref and not p.ref.many and not p.ref.path and isinstance(s.args.get(p.name), str)
+        ]
+        if s.spec.destructive and any(v in created for v in keys):
+            return True
+        row = subjects[k]
+        if row is not None and row not in touched and row in subjects[:k]:
+            return True
+        gone = {v for e in writes[:k] if e.spec.destructive for v in e.args.values() if isinstance(v, str)}
+        if any(v in gone for v in keys):
+            return True  # a reminder on the meeting just cancelled
+    return False
+
+
+def repeats(steps: list[Step]) -> bool:
+    """A request to read again the very row an earlier request of the task showed, with nothing
+    written in between (find my profile by email, then show my profile)."""
+    shown: set[Any] = set()
+    for s in steps:
+        if s.role != "ask":
+            continue
+        if s.spec.writes:
+            shown.clear()
+            continue
+        row = _row_of(s)
+        if row is not None and row in shown:
+            return True
+        if row is not None:
+            shown.add(row)
+    return False
+
+
+def _row_of(step: Step) -> Any:
+    """The id of the row a write's result shows (its ``id``), if any."""
+    return step.result.get("id") if isinstance(step.result, dict) else None
+
+
+def split(rng: random.Random, length: int, turns: int) -> list[int]:
+    """Turn index of each step: ``turns`` contiguous non-empty segments, none longer than
+    ``MAX_ASKS_PER_TURN`` when the turns allow it."""
+    cuts = sorted(rng.sample(range(1, length), turns - 1)) if turns > 1 else []
+    for _ in range(8):  # a few draws find a split with no turn of three requests
+        sizes = [b - a for a, b in zip([0, *cuts], [*cuts, length], strict=True)]
+        if max(sizes) <= MAX_ASKS_PER_TURN or turns * MAX_ASKS_PER_TURN < length:
+            break
+        cuts = sorted(rng.sample(range(1, length), turns - 1))
+    out, t = [], 0
+    for j in range(length):
+        if t < len(cuts) and j == cuts[t]:
+            t += 1
+        out.append(t)
+    return out
