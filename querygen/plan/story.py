@@ -72,6 +72,9 @@ def split(rng: random.Random, length: int, turns: int) -> list[int]:
         if max(sizes) <= MAX_ASKS_PER_TURN or turns * MAX_ASKS_PER_TURN < length:
             break
         cuts = sorted(rng.sample(range(1, length), turns - 1))
+    else:  # none did: the even split
+        sizes = [length // turns + (k < length % turns) for k in range(turns)]
+        cuts = [sum(sizes[: k + 1]) for k in range(turns - 1)]
     out, t = [], 0
     for j in range(length):
         if t < len(cuts) and j == cuts[t]:

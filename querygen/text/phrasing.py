@@ -31,7 +31,7 @@ PERSONAS: tuple[Persona, ...] = (
     ),
     Persona(
         "busy",
-        ("Quick one.", "Got a minute?", "Short request.", "Two things, quickly.", "Need a hand fast."),
+        ("Quick one.", "Got a minute?", "Short request.", "Need a hand fast.", "Hi, quick question."),
         ("Thanks.", "That's all.", "Ta.", "Thanks, that's it.", "Cheers!"),
         ("{name} here.", "It's {name}."),
     ),

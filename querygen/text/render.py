@@ -104,11 +104,17 @@ class Renderer:
             return "last month"
         return date(y, m, 1).strftime("%B" if y == self.today.year else "%B %Y")
 
-    def vague(self, p: Param) -> str:
+    def vague(self, p: Param, template: str | None = None) -> str:
         """What a user says instead of a value they forgot to give ("my account", "money")."""
         if p.ref:
             owned = bool(p.ref.table.__table__.foreign_keys)  # accounts, cards: "my"; customers: "the"
-            return f"{'my' if owned else 'the'} {noun(p.ref.table)}"
+            n = noun(p.ref.table)
+            if self.voice is None:
+                return f"{'my' if owned else 'the'} {n}"
+            # "freeze my account", but "remove a payee from my payees" and "switch to a user"
+            if owned and not (template and re.search(rf"\bmy {re.escape(n)}", template, flags=re.I)):
+                return f"my {n}"
+            return f"{'an' if n[:1].lower() in 'aeiou' else 'a'} {n}"
         return "money" if self.voice is None else ""  # "pay Dana from my checking account"
 
     # -- referring to earlier outputs ------------------------------------------------------------
@@ -239,8 +245,8 @@ class Renderer:
             text = self.surface(
                 spec, p, step.args.get(piece), rng, pieces[k + 1] if k + 1 < len(pieces) else ""
             )
-            if stands_alone(text):  # "what do I have tomorrow", not "on tomorrow"
-                out[-1] = re.sub(r"\b(on|for the day of)\s+$", "", out[-1], flags=re.I)
+            if stands_alone(text):  # "what do I have tomorrow", not "on tomorrow"; not "in last month"
+                out[-1] = re.sub(r"\b(on|in|for the day of)\s+$", "", out[-1], flags=re.I)
             anchors.append(text)
             out.append(text)
         extras = []
@@ -309,7 +315,7 @@ def _decapitalise(sentence: str) -> str:
     first = sentence.split(" ", 1)[0]
     if first in ("I", "I'd", "I'm", "I've", "I'll") or (len(first) > 1 and first[1].isupper()):
         return sentence
-    if re.search(r"[/~.\d@\"']", first):
+    if re.match(r"[\"'~/.]", first) or re.search(r"[/@\d]|\.\w", first):
         return sentence  # a path, a file name, a quote: the user's own spelling
     return sentence[:1].lower() + sentence[1:]
 

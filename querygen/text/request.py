@@ -120,7 +120,7 @@ class Requests:
                 return None
             if gap and gap.call == j:
                 p = next(q for q in s.spec.params if q.name == gap.param)
-                phrases[gap.param] = r.vague(p)
+                phrases[gap.param] = r.vague(p, s.template)
             text, found = r.sentence(s, phrases, rng, level)
             sentences[s.turn].append(text)
             anchors[s.turn].extend(found)
@@ -209,4 +209,11 @@ def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:
     """``value`` is what the previous request was about: "that account" can only mean it."""
     table = ids.table(value, step.spec.domain)
     shown = step.produced(ids).get(table, []) if table else []
-    return value in step.args.values() or shown == [value]
+    same = [
+        v
+        for v in step.args.values()
+        if isinstance(v, str) and table and ids.table(v, step.spec.domain) == table
+    ]
+    if value in step.args.values():
+        return same == [value]  # a transfer between two accounts: "that account" is either
+    return shown == [value]

@@ -23,7 +23,8 @@ from servers.kit import Domain, ToolSpec
 from servers.kit.language import SLOT, Language, Names
 
 _ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2}))?")
-_ISO_IN_TEXT = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?\b")
+# a date written inside free text ("until 2026-12-31"), not one inside a name ("2026-05-24-launch.md")
+_ISO_IN_TEXT = re.compile(r"(?<![\w/.-])\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?(?![\w/.-])")
 MAX_LISTED = 3  # items of a list an answer names before "and N more"
 
 
@@ -272,6 +273,8 @@ class Voice:
             return self._rows(rows, filt, arg or "", table, total)
         if isinstance(value, dict | list):
             raise Unsaid(col)
+        if isinstance(value, str) and "/" in value:
+            return value  # a path keeps every character
         if isinstance(value, str):
             return self.lang.words_for(table, col, value) or _ISO_IN_TEXT.sub(
                 lambda m: self._day_in_text(m.group()), value
@@ -320,6 +323,9 @@ class Voice:
         for k, piece in enumerate(p.strip() for p in spec.split(",")):
             col, _, filt = piece.partition(":")
             v = row.get(col)
+            if filt.startswith("count=") and isinstance(v, list):  # "busy:count=busy block"
+                parts.append(self._rows(v, "count", filt.removeprefix("count="), table, None))
+                continue
             if v in (None, ""):
                 if k == 0:
                     return ""

@@ -28,6 +28,7 @@ so a later one is the fallback for an empty list or a missing field):
     {rows:count(noun)}     "3 payees" / "1 payee"   (``noun`` singular; plural made for you)
     {rows:list(column)}    "Lambert Labs, Glen Atkinson and 2 more" (no repeats; a paged result's ``total`` counts)
     {rows:list(a, b:when)} "Team lunch (Tuesday, June 2 at 11 am), Standup (...) and 3 more"
+    {rows:list(a, b:count=busy block)}  "Dana Lee (2 busy blocks), ..." (b a list in each row)
     {rows:sum(column)}     a money total of one column of the rows
     {@param}               the words the user used for that argument, in the second person
                            ("your checking account" for "my checking account")
@@ -46,7 +47,7 @@ from servers.kit.table_marks import marks
 if TYPE_CHECKING:
     from servers.kit.domain import Domain
 
-SLOT = re.compile(r"\{(@?[\w.]+)(?::(\w+)(?:\(([\w ,:]*)\))?)?\}")
+SLOT = re.compile(r"\{(@?[\w.]+)(?::(\w+)(?:\(([\w ,:=]*)\))?)?\}")
 FILTERS = {
     "money": False,
     "day": False,

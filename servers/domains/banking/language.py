@@ -105,8 +105,8 @@ say.tool(
         'Open a {kind} account for me and name it "{nickname}".',
     ],
     tells=[
-        'Your new {kind} account "{nickname}" is open, with a balance of $0.',
-        "Your new {kind} account is open.",
+        'Your new {kind} account "{@nickname}" is open, with a balance of $0.',
+        "Your new {kind} account is open, with a balance of $0.",
     ],
     values={
         "nickname": (

@@ -341,7 +341,7 @@ say.tool(
         "Check when {emails} can't meet on {start}.",
         "Show me when {emails} are busy between {start} and {end}.",
     ],
-    tells=["I checked {people:list(name)}; their busy times are above."],
+    tells=["Between them: {people:list(name, busy:count=busy block)}."],
 )
 say.tool(
     "find_meeting_time",

@@ -196,7 +196,7 @@ say.tool(
         "Make {issue} {priority}, customers are complaining.",
         "Mark {issue} as {priority}.",
         "Update the description of {issue}: {description}",
-        "Mark {issue} as {priority}, it can wait.",
+        "Mark {issue} as {priority}; we talked it over in triage.",
     ],
     tells=['{id} now reads "{title}" and is {priority}.'],
     values={"title": TITLES, "description": DESCRIPTIONS},

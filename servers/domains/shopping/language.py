@@ -235,7 +235,10 @@ say.tool(
         "I moved to {street}, {city}, {state} {zip_code}. Save it and {make_default}.",
         "New {label} address for me: {street}, {city}, {state} {zip_code}; {make_default}.",
     ],
-    tells=["{street}, {city} is saved to your addresses."],
+    tells=[
+        "{street}, {city} is saved to your addresses, and orders {@make_default}.",
+        "{street}, {city} is saved to your addresses.",
+    ],
     values={
         "street": ("12 Elm Street", "400 Market St Apt 5", "87 Alder Ave", "1520 Oak Lane", "9 Harbor Way"),
         "city": ("San Francisco", "Oakland", "Berkeley"),
