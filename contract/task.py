@@ -191,6 +191,21 @@ def result_facts(results: list[Any], arguments: list[dict[str, Any]]) -> list[An
 
 
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_ISO_DAY = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?)?Z?$", re.I
+)  # facts come casefolded
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")  # fmt: skip
+
+
+def states_day(fact: str, text: str) -> bool:
+    """A stored day or moment said in words: "2026-06-04T00:00" is stated by "June 4" (any
+    weekday, time or year beside it), as an assistant writes dates for people. ``text`` casefolded."""
+    m = _ISO_DAY.match(fact)
+    if m is None or not 1 <= int(m.group(2)) <= 12:
+        return False
+    said = f"{_MONTHS[int(m.group(2)) - 1]} {int(m.group(3))}"
+    return re.search(rf"\b{said}\b", text) is not None
 
 
 def written_numbers(text: str) -> list[tuple[float, int]]:

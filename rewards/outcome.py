@@ -22,16 +22,18 @@ them from the question); ``contract.task.result_facts`` defines them for both pa
 task's reference answer states some of them, those are the facts asked for (the balance, not the
 account's kind and status beside it), and only they count. Full credit for
 ``answer_facts`` (default 3) of them, or all when there are fewer; numbers match in any common
-formatting (``1,234.5`` = ``1234.50``), strings case-insensitively. Writing anything on a read-only
+formatting (``1,234.5`` = ``1234.50``), a stored day in words too (``2026-06-04`` = "June 4"), strings
+case-insensitively. Writing anything on a read-only
 task is collateral.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from contract.task import result_facts, states_number, written_numbers
+from contract.task import result_facts, states_day, states_number, written_numbers
 from rewards.config import RewardConfig
 from rewards.tasks import PreparedTask
 from rewards.values import cell_equal
@@ -169,8 +171,18 @@ def asked_facts(facts: list[Any], reference: str | None) -> list[Any]:
     if not reference:
         return facts
     text, numbers = _words(reference), written_numbers(reference)
-    stated = [f for f in facts if (states_number(f, numbers) if isinstance(f, float) else _words(f) in text)]
+    stated = [f for f in facts if _stated(f, text, numbers)]
     return stated or facts
+
+
+def _stated(fact: Any, text: str, numbers: list[tuple[float, int]]) -> bool:
+    """A fact in an answer: a number in any common writing, a day in words or as stored, a string."""
+    if isinstance(fact, float):
+        return states_number(fact, numbers) or (fact == 0 and _NONE.search(text) is not None)
+    return _words(fact) in text or states_day(fact, text)
+
+
+_NONE = re.compile(r"\b(?:nothing|none|no|empty|zero)\b")  # "There's nothing in your cart" states a 0
 
 
 def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[float, int]:
@@ -184,8 +196,7 @@ def facts_score(facts: list[Any], answer: str | None, needed: int) -> tuple[floa
     need = min(needed, len(facts))
     found = 0
     for fact in facts:
-        hit = states_number(fact, numbers) if isinstance(fact, float) else _words(fact) in text
-        found += hit
+        found += _stated(fact, text, numbers)
         if found >= need:
             break
     return min(1.0, found / need), found

@@ -37,7 +37,7 @@ META = {"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/c
 @pytest.fixture(scope="module")
 def tasks(snapshot_cache) -> list[Task]:
     made, _ = Generator(
-        GenConfig(domains=("banking", "issue_tracker"), n=24, seed=51, scale="small"), snapshot_cache
+        GenConfig(domains=("banking", "issue_tracker"), n=24, seed=52, scale="small"), snapshot_cache
     ).run()
     return made
 
@@ -57,7 +57,7 @@ def served(tasks) -> tuple[str, ...]:
         if _distracted(t) and "email" in t.domains:
             return tuple(dict.fromkeys([*GENERATED, *t.domains]))
     raise AssertionError(
-        "seed 51 gives no distracted task offering an email tool any more; pick another seed"
+        "seed 52 gives no distracted task offering an email tool any more; pick another seed"
     )
 
 
@@ -73,7 +73,7 @@ def _pick(tasks: list[Task], served: tuple[str, ...], what: str, is_served: bool
             return t
         if what == "any":
             return t
-    raise AssertionError(f"seed 51 gives no {what} task any more; pick another seed")
+    raise AssertionError(f"seed 52 gives no {what} task any more; pick another seed")
 
 
 @pytest.fixture(scope="module")

@@ -98,6 +98,11 @@ _SECOND_PERSON = (
 )
 
 
+# "{@assignee} has ..." with the speaker as assignee: "you have", not "you has"
+_VERB = {"has": "have", "is": "are", "was": "were", "doesn't": "don't", "does": "do"}
+_AGREE = re.compile(r"\b([Yy]ou) (has|is|was|doesn't|does)\b")
+
+
 def second_person(phrase: str) -> str:
     """The user's words for a thing as the assistant says them back: "my card" -> "your card"."""
     for pattern, repl in _SECOND_PERSON:
@@ -235,7 +240,7 @@ class Voice:
             value = _lookup(result, args, name)
             return self._format(value, filt, arg, spec.returns, name.rsplit(".", 1)[-1], _total(result))
 
-        text = SLOT.sub(one, template)
+        text = _AGREE.sub(lambda m: f"{m.group(1)} {_VERB[m.group(2)]}", SLOT.sub(one, template))
         opening = SLOT.match(template)
         if opening is not None and not opening.group(1).startswith("@"):
             return text  # a value opens the answer ("notes.md is ..."): it keeps its own case
