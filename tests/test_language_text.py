@@ -179,11 +179,15 @@ def test_no_opener_or_closer_in_more_than_three_percent_of_tasks(tasks):
 
 
 def _filter_words(task: Task, turn: Any) -> list[str]:
-    """Declared words of a flag or state said in a turn whose call passes another value."""
+    """Declared words of a flag or state said in a turn whose call (one the user asked for, not the
+    agent's own lookup) passes another value."""
     d = get_domain(task.domains[0])
     said = turn.user.casefold()
     out = []
+    roles = dict(zip([id(c) for c in task.gold_calls()], task.metadata.get("roles") or [], strict=False))
     for call in turn.calls:
+        if roles.get(id(call), "ask") != "ask":
+            continue
         name = call.name.removeprefix(f"{d.name}_")
         declared = d.language.tools.get(name)
         if declared is None:

@@ -209,6 +209,10 @@ class ChainSampler:
                     if start
                     else [t for t in self.graph.pred[chain[0]] if t not in chain and t not in unready]
                 )
+                if start and chain == [start] and variant:
+                    # a variant's forced start (sign in first): the user then goes on with what
+                    # they came for, a walk of its own, not only the tools taking its output
+                    fwd = [t for t in starts if t not in chain] or fwd
                 if not fwd and not back:
                     break
                 setup = chain[0] == through and (lead or through in unready)  # not first

@@ -142,6 +142,13 @@ class Namer:
         the draft would jump to a row the conversation never met."""
         steps, scene = a.steps, a.draft.scene
         value, table = step.keys.get(param, step.args[param]), ref.table_name
+        voice = self.resolver.voice
+        if voice is not None and voice.passed(param):
+            if step.origin[param].kind != "flow":
+                return False  # a token no call of the task handed over: nobody could say it
+            step.refs[param] = Reference("flow", value)
+            step.silent.add(param)
+            return True
         if ref.many or ref.path or marks(ref.table).prefix is None:
             kind = "path" if ref.path else "id" if ref.many else "name"
             known_path = self._path_known(steps, value, step.args[param])
@@ -151,12 +158,10 @@ class Namer:
                 return False  # a list of ids the conversation never met
             if kind == "name" and self._stranger(steps, value, a.known) and self._met_table(steps, table):
                 return False  # a second symbol out of nowhere; a first one is the user's topic
-            voice = self.resolver.voice
             if kind == "id" and voice is not None and voice.held(table, "") is None:
                 return False  # a list of internal ids no person could recite
             step.refs[param] = Reference(kind, value)
             return True
-        voice = self.resolver.voice
         if table == self.person and value == scene.actor:
             return self._name_actor(a, step, param)
         if voice is not None and voice.speaker(param) and "{" + param + "}" not in (step.template or ""):

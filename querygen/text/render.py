@@ -235,6 +235,8 @@ class Renderer:
             if piece in phrases:
                 out[-1], drop_det = _strip_noun(out[-1], p)
                 phrase = phrases[piece]
+                if not phrase:  # an amount left out: "change my budget", not "change my budget to"
+                    out[-1] = re.sub(r"\b(?:to|of|by|for|at)\s*$", "", out[-1])
                 ref = step.refs.get(piece)
                 if ref is not None and ref.bare and out[-1].rstrip().lower().endswith("how many"):
                     phrase = ref.bare  # "how many Kestrel Green Tea", not "how many the product ..."

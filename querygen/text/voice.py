@@ -104,10 +104,13 @@ _AGREE = re.compile(r"\b([Yy]ou) (has|is|was|doesn't|does)\b")
 
 
 def second_person(phrase: str) -> str:
-    """The user's words for a thing as the assistant says them back: "my card" -> "your card"."""
-    for pattern, repl in _SECOND_PERSON:
-        phrase = re.sub(pattern, repl, phrase)
-    return phrase
+    """The user's words for a thing as the assistant says them back: "my card" -> "your card";
+    words inside quotes are someone's text and stay as written."""
+    parts = re.split(r'("[^"]*")', phrase)
+    for k in range(0, len(parts), 2):
+        for pattern, repl in _SECOND_PERSON:
+            parts[k] = re.sub(pattern, repl, parts[k])
+    return "".join(parts)
 
 
 def pick(options: Sequence[Any], key: Any) -> Any:
@@ -129,6 +132,10 @@ class Voice:
 
     def speaker(self, param: str) -> bool:
         return param in self.lang.speaker
+
+    def passed(self, param: str) -> bool:
+        """A value the agent carries from an earlier call (a token), never in a user's words."""
+        return param in self.lang.passed
 
     def value_words(self, spec: ToolSpec, param: str, value: Any) -> str | None:
         """The declared words for a parameter's value (its own words, else its column's states)."""
@@ -255,6 +262,10 @@ class Voice:
         col: str,
         total: int | None = None,
     ) -> str:
+        if filt in ("yes", "no"):  # a condition, not a value: the template holds only when it does
+            if bool(value) == (filt == "yes"):
+                return ""
+            raise Unsaid(col)
         if value is None or value == "" or value == []:
             raise Unsaid(col)
         if filt == "money":
@@ -369,6 +380,8 @@ def _lookup(result: Any, args: Mapping[str, Any], path: str) -> Any:
             continue
         elif isinstance(node, dict) and part in node:
             node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]  # {messages.0.text}: the first row of a list
         else:
             node = None
             break

@@ -30,6 +30,9 @@ so a later one is the fallback for an empty list or a missing field):
     {rows:list(a, b:when)} "Team lunch (Tuesday, June 2 at 11 am), Standup (...) and 3 more"
     {rows:list(a, b:count=busy block)}  "Dana Lee (2 busy blocks), ..." (b a list in each row)
     {rows:sum(column)}     a money total of one column of the rows
+    {rows.0.text}          a field of the first row of a list
+    {flag:yes} {flag:no}   write nothing, and hold the template only when the field is true (yes) or
+                           false, empty or missing (no): "You already had a DM open.{already_open:yes}"
     {@param}               the words the user used for that argument, in the second person
                            ("your checking account" for "my checking account")
 """
@@ -56,6 +59,8 @@ FILTERS = {
     "count": True,
     "list": True,
     "sum": True,
+    "yes": False,
+    "no": False,
 }
 MIN_ASKS = 5  # phrasings a tool with arguments declares (fewer only with ``one_form``)
 
@@ -98,11 +103,14 @@ class Language:
 
     ``speaker`` names the parameters that mean the person speaking (``customer`` in a bank): a
     request may leave them unsaid ("show my accounts"), and a task only uses such a phrasing when
-    the call is made for the speaker."""
+    the call is made for the speaker. ``passed`` names values no user says: the agent carries them
+    from an earlier call of the task (an access token from signing in); a draft whose value has no
+    such call is not drawn."""
 
-    def __init__(self, domain: Domain, *, speaker: Iterable[str] = ()) -> None:
+    def __init__(self, domain: Domain, *, speaker: Iterable[str] = (), passed: Iterable[str] = ()) -> None:
         self.domain = domain
         self.speaker = tuple(speaker)
+        self.passed = tuple(passed)  # values the agent carries from an earlier call (a session token)
         self.tables: dict[str, Names] = {}
         self.states: dict[tuple[str, str], dict[Any, str]] = {}
         self.tools: dict[str, Asks] = {}
@@ -180,7 +188,7 @@ class Language:
         params = {p.name: p for p in spec.params}
         if not asks or not tells:
             raise LanguageError(f"{where}: declare at least one request (asks) and one answer (tells)")
-        said = [p for p in spec.params if p.name not in self.speaker]
+        said = [p for p in spec.params if p.name not in self.speaker and p.name not in self.passed]
         if said and len(asks) < MIN_ASKS and not one_form:
             raise LanguageError(
                 f"{where}: {len(asks)} request phrasings; a tool with arguments needs {MIN_ASKS} "
@@ -208,9 +216,8 @@ class Language:
             raise LanguageError(
                 f"{where} request {text!r}: no parameter {sorted(slots - names)}; parameters are {sorted(names)}"
             )
-        missing = [
-            p.name for p in params if p.required and p.name not in slots and p.name not in self.speaker
-        ]
+        unsaid = (*self.speaker, *self.passed)
+        missing = [p.name for p in params if p.required and p.name not in slots and p.name not in unsaid]
         if missing:
             raise LanguageError(f"{where} request {text!r}: leaves out the required {missing}")
 
