@@ -20,8 +20,16 @@ say = Language(team_chat)
 # a member's key is the handle people type ("@dwhitfield"): they hold it, and also use names
 say.names(Member, "{real_name}", held="{id}")
 say.names(Channel, "#{name}", "the #{name} channel", "the {name} channel")
-# a message by its words, as the channel's recent history shows them
-say.names(Message, 'the message "{text}"', '"{text}"')
+# a message by its words and where it was said ('the message "Deploy is done" in #deploys'):
+# only where the rows show the channel's name (a search), never by words alone, which leave the
+# agent to guess the channel
+say.names(
+    Message,
+    'the message "{text}" in #{channel_name}',
+    '"{text}" in #{channel_name}',
+    'the "{text}" message in #{channel_name}',
+    shown=("channel_name",),
+)
 
 say.state(Member, "status", active="active", deactivated="deactivated")
 
@@ -71,12 +79,12 @@ say.tool(
     asks=[
         'Who in the workspace matches "{query}"?',
         'Search the chat directory for "{query}".',
-        'Who do we have in chat with "{query}" in their name or job title?',
+        'Search the people in chat for "{query}".',
         'Look up "{query}" in the workspace directory, I need their handle.',
         'Find people matching "{query}" in chat, {include_deactivated}.',
     ],
     tells=[
-        "{members:count(member)} match: {members:list(real_name, handle)}.",
+        "Found {members:count(member)}: {members:list(real_name, handle)}.",
         'Nobody in the workspace matches "{query}".',
     ],
     words={"include_deactivated": {True: "including deactivated people", False: "active people only"}},
@@ -87,12 +95,12 @@ say.tool(
     "list_channels",
     asks=[
         "Which channels can I see?",
-        "List my {kind}.",
+        "List the {kind} I can see.",
         "List the channels with {query} in the name.",
         'Are there any channels with "{query}" in the name?',
         "Show me the channels, {member_only}.",
         "List the channels, {include_archived}.",
-        "How many {kind} do I have?",
+        "How many {kind} can I see?",
     ],
     tells=[
         "You can see {channels:count(conversation)}: {channels:list(name)}.",
@@ -112,7 +120,7 @@ say.tool(
         "What's {channel} about?",
         "Who's in {channel}?",
         "Tell me about {channel}: what's it for and how many people are in it?",
-        "I was just added to {channel}, what's it for?",
+        "What's {channel} for? I keep getting pinged there.",
         "What's the topic in {channel} right now?",
     ],
     tells=[
@@ -263,9 +271,8 @@ say.tool(
         'Post "{text}" in the thread of {message}.',
     ],
     tells=[
-        "Replied to {@message} in its thread, {@also_send_to_channel}.",
-        "Replied to {@message} in its thread.",
-        "Replied in the thread.",
+        'Replied "{text}" in the thread, {@also_send_to_channel}.',
+        'Replied "{text}" in the thread.',
     ],
     words={"also_send_to_channel": {True: "also sent to the channel", False: "in the thread only"}},
     values={"text": REPLIES},
@@ -280,9 +287,8 @@ say.tool(
         "What was posted in {channel} before {before}?",
     ],
     tells=[
-        "The latest in {@channel}: {messages:list(author, text)}.",
-        "The latest messages: {messages:list(author, text)}.",
-        "Nothing has been posted in {@channel} in that time.",
+        "{@channel} has {messages:count(message)}; the latest: {messages:list(author, text)}.",
+        "I don't see any messages in {@channel}.",
     ],
 )
 say.tool(
@@ -294,7 +300,9 @@ say.tool(
         "Pull up the replies to {message}.",
         "What's the discussion under {message}?",
     ],
-    tells=["The thread has {messages:count(message)}: {messages:list(author, text)}."],
+    tells=[
+        "The thread holds {messages:count(message)}, the original included: {messages:list(author, text)}."
+    ],
 )
 say.tool(
     "mark_channel_read",
@@ -312,11 +320,11 @@ say.tool(
 say.tool(
     "edit_message",
     asks=[
-        'Edit my message {message} to say "{text}".',
-        'Change my message {message} to "{text}".',
+        'Edit {message} to say "{text}".',
+        'Change {message} to "{text}".',
         'I made a mistake in {message}, make it read "{text}".',
-        'Fix my message {message}; it should say "{text}".',
-        'Update {message} to "{text}".',
+        'Fix {message}; it should say "{text}".',
+        'Update {message} to "{text}", the plan changed.',
     ],
     tells=['Your message now reads "{text}".'],
     values={"text": EDITS},
@@ -324,13 +332,13 @@ say.tool(
 say.tool(
     "delete_message",
     asks=[
-        "Delete my message {message}.",
+        "Delete {message}.",
         "Remove {message}, I posted it by mistake.",
         "Please delete {message}.",
-        "Take down my message {message}, it was in the wrong channel.",
-        "Can you delete {message}?",
+        "Take down {message}, it was meant for another channel.",
+        "Can you delete {message}? It's out of date.",
     ],
-    tells=["Deleted {@message}.", "Deleted your message."],
+    tells=['Deleted it; the conversation now shows "This message was deleted." in its place.'],
 )
 say.tool(
     "add_reaction",
@@ -341,7 +349,7 @@ say.tool(
         "Give {message} a :{emoji}: so they know I saw it.",
         "Can you react :{emoji}: to {message}?",
     ],
-    tells=["Reacted to {@message} with :{reacted}:.", "Added your :{reacted}:."],
+    tells=['Reacted with :{reacted}: to "{message.text}".', "Added your :{reacted}:."],
     values={"emoji": EMOJI},
 )
 say.tool(
@@ -353,7 +361,7 @@ say.tool(
         "Undo my :{emoji}: reaction on {message}.",
         "Please take my :{emoji}: off {message}.",
     ],
-    tells=["Removed your :{removed}: from {@message}.", "Removed your :{removed}:."],
+    tells=['Removed your :{removed}: from "{message.text}".', "Removed your :{removed}:."],
 )
 say.tool(
     "search_messages",
@@ -365,7 +373,7 @@ say.tool(
         "Look for the last {limit} messages mentioning {query}.",
     ],
     tells=[
-        '{messages:count(message)} mention "{query}". The latest: {messages:list(author, text)}.',
+        'Found {messages:count(message)} mentioning "{query}"; the latest: {messages:list(author, text)}.',
         'No messages mention "{query}".',
     ],
     values={"query": ("deploy", "offsite", "invoice", "roadmap", "standup", "release notes", "lunch")},
