@@ -33,7 +33,7 @@ say.names(
 
 say.state(Member, "status", active="active", deactivated="deactivated")
 
-KIND = {"channel": "channels", "dm": "one-on-one DMs", "group_dm": "group DMs"}
+KIND = {"channel": "channels (not DMs)", "dm": "one-on-one DMs", "group_dm": "group DMs"}
 
 POSTS = (
     "Running 5 minutes late to standup",
@@ -253,7 +253,7 @@ say.tool(
     "post_message",
     asks=[
         'Post "{text}" in {channel}.',
-        "Tell {channel}: {text}",
+        'Tell {channel}: "{text}"',
         'Send "{text}" to {channel}.',
         'Can you post in {channel} for me? "{text}"',
         'Let {channel} know: "{text}"',
@@ -267,14 +267,17 @@ say.tool(
         'Reply to {message} in its thread: "{text}"',
         'Answer {message} in the thread with "{text}".',
         'Reply "{text}" under {message}.',
-        'Reply to {message} with "{text}", {also_send_to_channel}.',
+        'Reply "{text}" to {message}, {also_send_to_channel}.',
+        'Answer {message} with "{text}", {also_send_to_channel}; everyone needs to see it.',
         'Post "{text}" in the thread of {message}.',
     ],
     tells=[
-        'Replied "{text}" in the thread, {@also_send_to_channel}.',
+        'Replied "{text}" {@also_send_to_channel}.',
         'Replied "{text}" in the thread.',
     ],
-    words={"also_send_to_channel": {True: "also sent to the channel", False: "in the thread only"}},
+    words={
+        "also_send_to_channel": {True: "in the thread and in the channel too", False: "in the thread only"}
+    },
     values={"text": REPLIES},
 )
 say.tool(
@@ -346,7 +349,7 @@ say.tool(
         "React to {message} with :{emoji}:.",
         "Add a :{emoji}: to {message}.",
         "Put a :{emoji}: on {message}.",
-        "Give {message} a :{emoji}: so they know I saw it.",
+        "Add a :{emoji}: to {message} so people know it's handled.",
         "Can you react :{emoji}: to {message}?",
     ],
     tells=['Reacted with :{reacted}: to "{message.text}".', "Added your :{reacted}:."],
