@@ -51,3 +51,6 @@ from servers.domains.team_chat.model import team_chat
 team_chat.include(seed, account, channels, conversations, editing, search)
 
 __all__ = ["team_chat"]
+
+# the words its members use and its assistant answers with (read by the task generator)
+from servers.domains.team_chat import language as _language  # noqa: E402,F401
