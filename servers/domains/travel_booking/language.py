@@ -68,6 +68,8 @@ say.names(
     Stay,
     "my stay at the {hotel}",
     "my {room} at the {hotel}",
+    "my stay from {check_in:day} to {check_out:day}",
+    "my hotel stay checking in {check_in:day}",
     shown=("hotel", "room"),
     found_in={"get_itinerary": ("stays", "id", "itinerary_id")},
 )
@@ -527,5 +529,5 @@ say.tool(
         "Will {name}'s passport {passport_number} ({passport_country}, valid until {passport_expiry}) do? "
         "Born {dob}.",
     ],
-    tells=["I ran {checks:count(check)} on {traveler}'s documents; all passed: {verified}."],
+    tells=["I checked {traveler}'s documents, passport {passport}; everything in order: {verified}."],
 )
