@@ -246,7 +246,9 @@ say.tool(
         "List the airports you serve.",
     ],
     tells=[
-        "We fly to {airports:count(airport)} there: {airports:list(name, id)}.",
+        "In {city} we fly to {airports:count(airport)}: {airports:list(name, id)}.",
+        "In {country} we fly to {airports:count(airport)}: {airports:list(name, id)}.",
+        "We fly to {airports:count(airport)} in all, among them {airports:list(name, id)}.",
         "I found no airports there.",
     ],
     values={
@@ -263,7 +265,7 @@ say.tool(
         "Where's the closest airport to {city}?",
         "What airport is near {city}?",
     ],
-    tells=["The closest to {city} is {airports:list(name)}."],
+    tells=["The airports nearest {city}, closest first: {airports:list(name, id)}."],
 )
 say.tool(
     "search_flights",
