@@ -58,3 +58,6 @@ from servers.domains.travel_booking.model import travel_booking
 travel_booking.include(seed, account, catalog, booking, trips, cancelling, documents)
 
 __all__ = ["travel_booking"]
+
+# the words its travelers use and its assistant answers with (read by the task generator)
+from servers.domains.travel_booking import language as _language  # noqa: E402,F401
