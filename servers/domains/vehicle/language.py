@@ -25,6 +25,7 @@ say.names(
     "{nickname}",
     "{nickname} (the {color} {model})",
     "the {model} I {role:state}",
+    "the {make} {model} I {role:state}",
     shown=("role",),
 )
 # An alert is one car's: "the service due alert" names nothing without its car, and the car a
