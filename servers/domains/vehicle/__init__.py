@@ -46,3 +46,6 @@ from servers.domains.vehicle.model import vehicle
 vehicle.include(seed, driving, comfort, care)
 
 __all__ = ["vehicle"]
+
+# the words its drivers use and its assistant answers with (read by the task generator)
+from servers.domains.vehicle import language as _language  # noqa: E402,F401
