@@ -28,7 +28,9 @@ say.names(
     'the "{subject}" email from {sent_at:day}',
     "the email {from_name} sent on {sent_at:day}",
 )
-say.names(Thread, 'the "{subject}" thread', 'the conversation about "{subject}"', 'the "{subject}" conversation')
+say.names(
+    Thread, 'the "{subject}" thread', 'the conversation about "{subject}"', 'the "{subject}" conversation'
+)
 say.names(
     Attachment,
     '{name} from the "{subject}" email',
@@ -60,7 +62,9 @@ FILTER_ACTION = {
 }
 say.state(Filter, "action", **FILTER_ACTION)
 
-WHOLE_THREAD = {True: "the whole thread", False: "just that one email"}
+# each tool says "the whole thread" its own way, so two requests of one turn never share the words
+# (and it is asked for only when it is wanted: ``values``)
+ONLY = (True,)
 FOLDERS = {
     "INBOX": "my inbox",
     "STARRED": "my starred mail",
@@ -76,7 +80,17 @@ FOLDERS = {
     "Family": 'my "Family" label',
     "Hiring": 'my "Hiring" label',
 }
-MY_LABELS = ("Travel", "Receipts", "Finance", "Projects", "Follow up", "Family", "Hiring", "Clients", "Reading")
+MY_LABELS = (
+    "Travel",
+    "Receipts",
+    "Finance",
+    "Projects",
+    "Follow up",
+    "Family",
+    "Hiring",
+    "Clients",
+    "Reading",
+)
 SUBJECTS = (
     "Lunch on Thursday?",
     "Quick question",
@@ -110,7 +124,7 @@ say.tool(
         "Can you sign in to my mailbox {address}? Password: {password}.",
     ],
     tells=[
-        "You're signed in to {mailbox}, but the mailbox is {status:state}: you can read mail but not send.",
+        "You're signed in to {mailbox}, but {note}.",
         "You're signed in to {mailbox}.",
     ],
 )
@@ -155,7 +169,7 @@ say.tool(
 )
 
 # -- filters -------------------------------------------------------------------------------------------
-APPLY = {True: "including the mail I already have", False: "just for new mail"}
+APPLY = {True: "including the mail I already have"}
 say.tool(
     "create_filter",
     asks=[
@@ -179,6 +193,7 @@ say.tool(
     ],
     words={"action": FILTER_ACTION, "apply_to_existing": APPLY},
     values={
+        "apply_to_existing": ONLY,
         "from_contains": ("newsletter", "digest@", "billing", "alerts@", "updates@", "promo", "noreply"),
         "subject_contains": ("invoice", "receipt", "weekly digest", "webinar", "password reset", "offsite"),
         "label": ("Receipts", "Newsletters", "Travel", "Projects", "Finance", "Follow up"),
@@ -209,8 +224,8 @@ say.tool(
         "Reply to {message}: {body}",
         "Answer {message} and say: {body}",
         "Write back to {message}. Tell them: {body}",
-        "Reply to {message}, {reply_all}: {body}",
-        "Please send a reply to {message} to {reply_all}, saying: {body}",
+        "Reply to {message} and include {reply_all}: {body}",
+        "Please answer {message}, copying {reply_all}, saying: {body}",
         "I owe a reply on {message}. Say: {body}",
     ],
     tells=[
@@ -218,8 +233,8 @@ say.tool(
         "Your reply to {@message} went to {delivered:list(address)}.",
         "Your reply to {@message} is sent.",
     ],
-    words={"reply_all": {True: "everyone on it", False: "just the sender"}},
-    values={"body": BODIES},
+    words={"reply_all": {True: "everyone on it"}},
+    values={"body": BODIES, "reply_all": ONLY},
 )
 say.tool(
     "forward_message",
@@ -249,9 +264,9 @@ say.tool(
     "create_draft",
     asks=[
         'Start a draft to {to} with the subject "{subject}".',
-        "Save a draft reply to {reply_to} saying: {body}",
+        "Save a draft answering {reply_to}, saying: {body}",
         'Draft an email to {to} about "{subject}": {body}',
-        "Write a reply to {reply_to} but don't send it yet: {body}",
+        "Draft an answer to {reply_to} but don't send it yet: {body}",
         'Start a draft titled "{subject}" for me; I\'ll finish it later.',
         'Draft a note to {to}, copying {cc}, subject "{subject}".',
     ],
@@ -318,23 +333,24 @@ say.tool(
     "modify_labels",
     asks=[
         "Label {message} as {add}.",
-        "Put {add} on {message}.",
+        "Put the {add} label on {message}.",
         "Take the {remove} label off {message}.",
         "Add {add} to {message}, {whole_thread}.",
-        "File {message} under {add} and take it out of {remove}.",
+        "File {message} under {add} and take the {remove} label off.",
         "Remove {remove} from {message}, {whole_thread}.",
     ],
     tells=[
         "Added {add:list(label)} and took off {remove:list(label)} on {@message}.",
-        "Added {add:list(label)} to {@message} ({@whole_thread}).",
+        "Added {add:list(label)} to {@message}, {@whole_thread}.",
         "Added {add:list(label)} to {@message}.",
-        "Took {remove:list(label)} off {@message} ({@whole_thread}).",
+        "Took {remove:list(label)} off {@message}, {@whole_thread}.",
         "Took {remove:list(label)} off {@message}.",
     ],
-    words={"whole_thread": WHOLE_THREAD},
+    words={"whole_thread": {True: "on every email of that thread"}},
     values={
         "add": tuple([name] for name in MY_LABELS),
         "remove": tuple([name] for name in MY_LABELS),
+        "whole_thread": ONLY,
     },
 )
 say.tool(
@@ -344,29 +360,33 @@ say.tool(
         "I've read {message}, mark it read.",
         "Mark {message} as {read}.",
         "Mark {message} {read}, {whole_thread}.",
+        "Mark {message} as read, {whole_thread}.",
         "Please set {message} to {read}; I want to come back to it.",
     ],
     tells=[
-        "Marked {@message} as {@read} ({@whole_thread}).",
+        "Marked {@message} as {@read}, {@whole_thread}.",
         "Marked {@message} as {@read}.",
+        "Marked {@message} as read, {@whole_thread}.",
         "Marked {@message} as read.",
     ],
-    words={"read": {True: "read", False: "unread"}, "whole_thread": WHOLE_THREAD},
+    words={"read": {False: "unread"}, "whole_thread": {True: "along with the rest of its thread"}},
+    values={"read": (False,), "whole_thread": ONLY},
 )
 say.tool(
     "archive_message",
     asks=[
         "Archive {message}.",
-        "Get {message} out of my inbox, but keep it.",
+        "Get {message} out of the inbox, but keep it.",
         "I'm done with {message}; archive it.",
         "Archive {message}, {whole_thread}.",
-        "Please clear {message} out of my inbox.",
+        "Please clear {message} out of the inbox.",
     ],
     tells=[
-        "Archived {@message} ({@whole_thread}); it's out of your inbox but still in search.",
+        "Archived {@message} {@whole_thread}; it's out of your inbox but still in search.",
         "Archived {@message}; it's out of your inbox but still in search.",
     ],
-    words={"whole_thread": WHOLE_THREAD},
+    words={"whole_thread": {True: "together with its whole conversation"}},
+    values={"whole_thread": ONLY},
 )
 say.tool(
     "trash_message",
@@ -374,14 +394,15 @@ say.tool(
         "Move {message} to the trash.",
         "Delete {message}.",
         "I don't need {message} anymore, trash it.",
-        "Trash {message}, {whole_thread}.",
+        "Trash {message} {whole_thread}.",
         "Please throw {message} in the trash.",
     ],
     tells=[
-        "Moved {@message} to the trash ({@whole_thread}, {changed:count(email)}).",
+        "Moved {@message} to the trash, {@whole_thread} ({changed:count(email)} in all).",
         "Moved {@message} to the trash.",
     ],
-    words={"whole_thread": WHOLE_THREAD},
+    words={"whole_thread": {True: "and every other email in that thread"}},
+    values={"whole_thread": ONLY},
 )
 say.tool(
     "untrash_message",
@@ -404,7 +425,9 @@ say.tool(
         'Set up a new label, "{name}", so I can file things.',
     ],
     tells=['Your {color} label "{name}" is ready.', 'Your label "{name}" is ready.'],
-    values={"name": ("Conferences", "Kids school", "Side project", "Insurance", "Tax 2026", "House", "Garden")},
+    values={
+        "name": ("Conferences", "Kids school", "Side project", "Insurance", "Tax 2026", "House", "Garden")
+    },
 )
 say.tool(
     "delete_label",
@@ -416,8 +439,8 @@ say.tool(
         "Remove {label} from my mailbox.",
     ],
     tells=[
-        'Deleted the "{name}" label. The {messages_unlabelled:count(email)} that had it are kept, just '
-        "without it.",
+        'Deleted the "{name}" label. Your emails stay where they are; it was on '
+        "{messages_unlabelled:count(email)}.",
     ],
 )
 
@@ -428,23 +451,23 @@ say.tool(
     asks=[
         "Show me my latest emails.",
         "What's in {label}?",
-        "Show me the {unread_only} in {label}.",
+        "Show me the emails in {label} {unread_only}.",
         "What's new in {label}?",
-        "List the {unread_only} in {label}, newest first.",
-        "Do I have any {unread_only}?",
+        "List the emails in {label} {unread_only}, newest first.",
+        "Do I have any emails in {label} {unread_only}?",
         "Go through {label} for me: what's there?",
     ],
     tells=[
-        "You have {messages:count(email)} ({@unread_only}) in {@label}, newest first: " + FOUND + ".",
-        "You have {messages:count(email)} ({@unread_only}), newest first: " + FOUND + ".",
+        "You have {messages:count(email)} in {@label} {@unread_only}, newest first: " + FOUND + ".",
+        "You have {messages:count(email)} {@unread_only}, newest first: " + FOUND + ".",
         "{@label} has {messages:count(email)}, newest first: " + FOUND + ".",
         "Your latest emails: " + FOUND + ".",
-        "There are no {@unread_only} in {@label}.",
-        "You have no {@unread_only}.",
+        "There are no emails in {@label} {@unread_only}.",
+        "There are no emails {@unread_only}.",
         "{@label} is empty.",
     ],
-    words={"label": FOLDERS, "unread_only": {True: "unread emails", False: "emails"}},
-    values={"label": tuple(FOLDERS)},
+    words={"label": FOLDERS, "unread_only": {True: "that I haven't read yet"}},
+    values={"label": tuple(FOLDERS), "unread_only": ONLY},
 )
 say.tool(
     "search_messages",
@@ -569,11 +592,11 @@ say.tool(
     "list_labels",
     asks=[
         "What labels do I have?",
-        "How many unread emails are in each of my labels?",
+        "How many new emails are in each of my labels?",
         "Show me my labels.",
     ],
     tells=[
-        "You have {labels:count(label)}; unread by label: {labels:list(name, unread)}.",
+        "You have {labels:count(label)}, with the unread count of each in brackets: {labels:list(name, unread)}.",
         "You have no labels.",
     ],
 )
