@@ -286,7 +286,7 @@ say.tool(
         "Rewrite {draft} to say: {body}",
         "Address {draft} to {to} instead.",
         "Add {cc} on copy to {draft}.",
-        'Retitle {draft} "{subject}", it reads better.',
+        'Rename {draft} to "{subject}", that reads better.',
         "Replace the text of {draft} with: {body}",
     ],
     tells=[
