@@ -50,3 +50,6 @@ from servers.domains.email.model import email
 email.include(seed, account, reading, composing, organizing)
 
 __all__ = ["email"]
+
+# the words its users use and its assistant answers with (read by the task generator)
+from servers.domains.email import language as _language  # noqa: E402,F401
