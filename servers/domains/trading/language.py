@@ -77,9 +77,7 @@ say.state(
     replaced="replaced",
 )
 say.state(PriceAlert, "direction", above="going above", below="dropping below")
-say.state(
-    CashMovement, "kind", deposit="deposit", withdrawal="withdrawal", dividend="dividend", fee="fee"
-)
+say.state(CashMovement, "kind", deposit="deposit", withdrawal="withdrawal", dividend="dividend", fee="fee")
 
 SIDE = {"buy": "buy", "sell": "sell"}
 ORDER_TYPE = {
@@ -125,11 +123,11 @@ END_DAY = ("2026-05-15", "2026-05-22", "2026-05-29", "2026-05-31")
 say.tool(
     "login",
     asks=[
-        "Log me in as {username}, password {password}.",
-        "Sign me in to my brokerage account: username {username}, password {password}.",
-        "My username is {username} and my password is {password}; please log me in.",
-        "I need to get into my account. It's {username}, password {password}.",
-        "Please sign in as {username} with the password {password}.",
+        "Log me in with {username}, password {password}.",
+        "Sign me in to my brokerage account using {username} and the password {password}.",
+        "Please log in for me with {username}; my password is {password}.",
+        "I need to get into my account. Use {username} with the password {password}.",
+        "Can you sign me in with {username}? The password is {password}.",
     ],
     tells=["You're signed in as {username}, {owner_name}."],
 )
@@ -157,8 +155,8 @@ say.tool(
     "deposit_funds",
     asks=[
         "Deposit {amount} into my brokerage account.",
-        "Move {amount} in from my bank, please.",
-        "Fund my trading account with {amount} from my bank.",
+        "Move {amount} from my bank into my trading account.",
+        "Deposit {amount} from my bank, please.",
         "I want to add {amount} to my account so I can buy more.",
         "Please transfer {amount} from my linked bank into my brokerage account.",
     ],
@@ -233,6 +231,7 @@ say.tool(
         "How wide is the spread on {symbol}? Show me the book.",
         "Show me the top {depth} bids and asks for {symbol}.",
     ],
+    values={"depth": (3, 5)},
     tells=[
         "The spread on {symbol} is {spread:money}. Best bids: {bids:list(price:money, size)}; best asks: "
         "{asks:list(price:money, size)}.",
@@ -248,9 +247,9 @@ say.tool(
         "Where's {symbol} against its moving averages?",
         "I want to see {symbol}'s daily bars for the past {days} days.",
     ],
+    values={"days": (5, 10, 20, 30)},
     tells=[
-        "{symbol}'s 20-day moving average is {ma20:money} and its 5-day one {ma5:money}; the last "
-        "{days} trading days closed at {bars:list(close:money)}.",
+        "{symbol}'s 20-day moving average is {ma20:money} and its 5-day one {ma5:money}.",
         "{symbol}'s 5-day moving average is {ma5:money}.",
     ],
 )
@@ -263,7 +262,7 @@ say.tool(
         "What are the trading hours of {exchange}?",
         "Which markets are open right now?",
     ],
-    tells=["It's {weekday} in New York; {exchanges:list(name, hours)}."],
+    tells=["It's {current_time:when} in New York. Trading hours: {exchanges:list(name, hours)}."],
     words={"exchange": EXCHANGE},
 )
 
@@ -271,13 +270,14 @@ say.tool(
 say.tool(
     "place_order",
     asks=[
-        "{side} {qty} shares of {symbol} at market.",
-        "I'd like to {side} {qty} {symbol} at market, please.",
+        "I'd like to {side} {qty} shares of {symbol} at market.",
+        "Please {side} {qty} {symbol} at market for me.",
+        "{symbol} looks right to me; please {side} {qty} shares at market.",
         "Put in {type} to {side} {qty} {symbol} at {limit_price}.",
-        "{side} {qty} {symbol}, limit {limit_price}; make it {type}, {time_in_force}.",
+        "I want to {side} {qty} {symbol} with a limit at {limit_price}; make it {type}, {time_in_force}.",
         "Place {type} to {side} {qty} {symbol} with a stop at {stop_price}.",
-        "{side} {qty} {symbol} with {type}: stop at {stop_price}, limit {limit_price}.",
-        "{side} {qty} {symbol} at market, {time_in_force}.",
+        "I want to {side} {qty} {symbol} using {type}: stop at {stop_price}, limit {limit_price}.",
+        "Can you {side} {qty} {symbol} at market, {time_in_force}?",
     ],
     tells=[
         "Your order to {side} {qty} {symbol} is {status:state}: {filled_qty} at an average of "
@@ -434,7 +434,10 @@ say.tool(
         "{transactions:list(description, at:day)}.",
         "Your {@kind} history: {transactions:count(transaction)}, the latest {transactions:list(description, at:day)}.",
         "Your latest transactions: {transactions:list(description, at:day)}.",
-        "There's nothing in that period.",
+        "There's nothing from {start_day:day} to {end_day:day}.",
+        "There's nothing since {start_day:day}.",
+        "You have no {@kind} history.",
+        "There's nothing in your history yet.",
     ],
     words={
         "kind": {
