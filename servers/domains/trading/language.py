@@ -184,8 +184,8 @@ say.tool(
         "Which {sector} names trade between {min_price} and {max_price}?",
         "Show me {asset_class} under {max_price}.",
         "What do you have in {sector} over {min_price}?",
-        "List {asset_class} in {sector}.",
-        "What's listed on {exchange} in {sector}?",
+        "Which {sector} names do you have under {max_price}?",
+        "What trades on {exchange} for under {max_price}?",
     ],
     tells=[
         'For "{query}" I found {instruments:count(match)}: {instruments:list(name, symbol)}.',
