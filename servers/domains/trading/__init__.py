@@ -44,3 +44,6 @@ from servers.domains.trading.model import trading
 trading.include(seed, account, market, orders, watchlist)
 
 __all__ = ["trading"]
+
+# the words its investors use and its assistant answers with (read by the task generator)
+from servers.domains.trading import language as _language  # noqa: E402,F401
