@@ -31,7 +31,7 @@ from querygen.plan.policy_gate import (
 from querygen.plan.probe import StateProbe
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Scene, Step, dependencies
-from querygen.plan.story import MAX_ASKS_PER_TURN, repeats, split, undoes
+from querygen.plan.story import MAX_ASKS_PER_TURN, carried_first, repeats, split, undoes
 from querygen.plan.values import ValueMaker
 from querygen.text.answers import Reported, answer
 from querygen.text.paraphrase import keeps_values
@@ -200,6 +200,7 @@ class Composer:
             ready=self.ready(domain),
             variant=variant,
         )
+        chain = carried_first(kit.domain, kit.graph.specs, chain)
         most = 3 if shape.level == "missing_required" else 4
         turns = min(max(shape.turns, -(-len(chain) // MAX_ASKS_PER_TURN)), len(chain), most)
         return kit.builder.build(ep, chain, split(rng, len(chain), turns), rng, shape.level)

@@ -12,8 +12,28 @@ import random
 from typing import Any
 
 from querygen.plan.step import Step
+from servers.kit import Domain, ToolSpec
 
 MAX_ASKS_PER_TURN = 2  # requests one user message makes
+
+
+def carried_first(domain: Domain, specs: dict[str, ToolSpec], chain: list[str]) -> list[str]:
+    """The chain with the call that hands over a carried value first (sign in before anything a
+    token opens) when a tool of it needs one the chain does not make: the domain's language says
+    which values no user says (``Language.passed``), so only an earlier call can supply them."""
+    language = domain.language
+    if language is None or not language.passed:
+        return chain
+    for name in chain:
+        needs = [
+            p.ref.table_name for p in specs[name].params if p.name in language.passed and p.ref and p.required
+        ]
+        for table in needs:
+            made = [t for t in chain[: chain.index(name)] if specs[t].returns == table and specs[t].writes]
+            makers = sorted(t for t, s in specs.items() if s.returns == table and s.writes)
+            if not made and makers and makers[0] not in chain:
+                return [makers[0], *chain]
+    return chain
 
 
 def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> bool:

@@ -19,7 +19,7 @@ from querygen.plan.memo import PristineReads
 from querygen.plan.sampler import LiveSampler, Relations
 from querygen.plan.seen import path_in_view, shown_strings
 from querygen.plan.step import MAX_CALLS, Draft, Origin, Scene, Step
-from querygen.text.refer import Lookup, Reference, Resolver, first_person
+from querygen.text.refer import CARRIED, Lookup, Reference, Resolver, first_person
 from servers.kit import RefInfo, marks
 from servers.runtime import Environment
 
@@ -306,6 +306,14 @@ class Namer:
         self, a: _Asking, lk: Lookup, param: str, value: Any, budget: int, depth: int
     ) -> Origin | None:
         """Where a lookup's own entity argument comes from: found already, the actor, or a lookup."""
+        if value is CARRIED:  # the latest value of its table the task's calls handed over
+            table = next(p.ref.table_name for p in lk.spec.params if p.name == param)
+            for i, s in reversed(list(enumerate([*a.steps, *a.pre]))):
+                made = s.produced(self.ids).get(table)
+                if made:
+                    lk.inputs[param] = made[-1]
+                    return Origin("flow", i)
+            return None
         if value in a.known:
             return Origin("flow", a.known[value])
         for i, s in enumerate(a.pre):

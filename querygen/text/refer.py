@@ -54,6 +54,9 @@ class Reference:
         return out
 
 
+CARRIED = object()  # a lookup argument the agent carries from an earlier call of the task (a token)
+
+
 @dataclass
 class Lookup:
     """A planned read call that resolves a reference: run it, then name the row in its result."""
@@ -171,10 +174,25 @@ class Resolver:
         out = []
         for tool, (fld, pk, column) in (names.found_in if names is not None else {}).items():
             spec = self.specs.get(tool)
-            ref = next((p for p in spec.params if p.ref and p.required), None) if spec is not None else None
-            if ref is None or row.get(column) is None:
+            parent = next((h.other for h in self.rel.hops.get(table, []) if h.column == column), None)
+            if spec is None or row.get(column) is None:
                 continue
-            out.append(Lookup(spec, {}, "", None, {ref.name: row[column]}, nested=(table, fld, pk, column)))
+            inputs: dict[str, Any] = {}
+            for p in spec.params:
+                if (
+                    p.ref
+                    and p.ref.table_name == parent
+                    and p.name not in inputs
+                    and column not in inputs.values()
+                ):
+                    inputs[p.name] = row[column]
+                elif p.required and self.voice is not None and self.voice.passed(p.name):
+                    inputs[p.name] = CARRIED  # the token the task's sign-in handed over
+                elif p.required:
+                    break
+            else:
+                if row[column] in inputs.values():
+                    out.append(Lookup(spec, {}, "", None, inputs, nested=(table, fld, pk, column)))
         return out
 
     def _plan(self, spec: ToolSpec, table: str, row: Mapping[str, Any]) -> Lookup | None:
@@ -198,7 +216,7 @@ class Resolver:
                 return None
         if column is None:  # a list tool: search by the title's words if it can, else name by a column
             search = next((p for p in spec.params if p.name in _SEARCH and p.json_type == "string"), None)
-            title = next((c for c in ("title", "name") if isinstance(row.get(c), str)), None)
+            title = next((c for c in ("title", "name", "subject") if isinstance(row.get(c), str)), None)
             if search is not None and title is not None and not inputs:
                 args[search.name], column, value = row[title], title, row[title]
             elif not inputs and any(p.required for p in spec.params):

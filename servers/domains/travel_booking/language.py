@@ -31,7 +31,7 @@ from servers.domains.travel_booking.model import (
 )
 from servers.kit import Language
 
-say = Language(travel_booking)
+say = Language(travel_booking, passed=("access_token",))  # the token from signing in, carried by the agent
 
 # -- naming things ------------------------------------------------------------------------
 say.names(Traveler, "{name}")
@@ -152,11 +152,11 @@ say.tool(
 say.tool(
     "list_payment_methods",
     asks=[
-        "Which cards do I have saved, using {access_token}?",
-        "What cards are on my account and how much is left on each? Use {access_token}.",
-        "Show me my saved cards with {access_token}.",
-        "How much can I still spend on my cards? Go ahead with {access_token}.",
-        "List my payment cards, using {access_token}.",
+        "Which cards do I have saved?",
+        "What cards are on my account and how much is left on each?",
+        "Show me my saved cards.",
+        "How much can I still spend on my cards?",
+        "List my payment cards.",
     ],
     tells=[
         "You have {payment_methods:count(card)} saved; what you can still spend on each: "
@@ -167,11 +167,11 @@ say.tool(
 say.tool(
     "add_payment_method",
     asks=[
-        "Save my card {card_number}, expiring {expiry}, security code {cvv}; use {access_token}.",
-        "Add a new card to my account with {access_token}: {card_number}, exp {expiry}, CVV {cvv}.",
-        'Please add card {card_number} (expires {expiry}, code {cvv}) and call it "{nickname}", with {access_token}.',
-        "I got a new card: {card_number}, valid to {expiry}, code {cvv}, name on it {holder_name}. Save it with {access_token}.",
-        "Put card number {card_number} on file, expiry {expiry}, security code {cvv}, using {access_token}.",
+        "Save my card {card_number}, expiring {expiry}, security code {cvv}.",
+        "Add a new card to my account: {card_number}, exp {expiry}, CVV {cvv}.",
+        'Please add card {card_number} (expires {expiry}, code {cvv}) and call it "{nickname}".',
+        "I got a new card: {card_number}, valid to {expiry}, code {cvv}, name on it {holder_name}. Save it.",
+        "Put card number {card_number} on file, expiry {expiry}, security code {cvv}.",
     ],
     tells=[
         'The card ending {last4} is saved as "{@nickname}".',
@@ -185,11 +185,11 @@ say.tool(
 say.tool(
     "set_budget_limit",
     asks=[
-        "Set my per-trip budget to {budget}, using {access_token}.",
-        "Don't let any one trip cost me more than {budget}; use {access_token}.",
-        "Cap my trips at {budget} each with {access_token}, I'm trying to save.",
-        "Change my trip budget limit to {budget} using {access_token}.",
-        "I want a budget of {budget} per trip; set it with {access_token}.",
+        "Set my per-trip budget to {budget}.",
+        "Don't let any one trip cost me more than {budget}.",
+        "Cap my trips at {budget} each, I'm trying to save.",
+        "Change my trip budget limit to {budget}.",
+        "I want a budget of {budget} per trip; set it.",
     ],
     tells=[
         "Done: no single trip can cost more than {trip_limit:money} now (it was {previous_limit:money}).",
@@ -199,11 +199,11 @@ say.tool(
 say.tool(
     "contact_support",
     asks=[
-        "Tell support this, using {access_token}: {message}",
-        "Please open a support ticket about {itinerary} with {access_token}: {message}",
-        'Send a message to support with {access_token}, subject "{subject}": {message}',
-        "I need a human on this, using {access_token}: {message}",
-        "Can you pass this on to support about {itinerary}? Use {access_token}. {message}",
+        "Tell support this: {message}",
+        "Please open a support ticket about {itinerary}: {message}",
+        'Send a message to support, subject "{subject}": {message}',
+        "I need a human on this: {message}",
+        "Can you pass this on to support about {itinerary}? {message}",
     ],
     tells=[
         "I've passed it to the support team as ticket {ticket}; they'll reply within {reply_within}.",
@@ -222,11 +222,11 @@ say.tool(
 say.tool(
     "list_support_tickets",
     asks=[
-        "Which support requests do I have, using {access_token}?",
-        "Show me my support tickets with {access_token}.",
-        "Did support answer me yet? List my tickets, using {access_token}.",
-        "What have I asked support about? Use {access_token}.",
-        "List my support tickets, using {access_token}.",
+        "Which support requests do I have?",
+        "Show me my support tickets.",
+        "Did support answer me yet? List my tickets.",
+        "What have I asked support about?",
+        "List my support tickets.",
     ],
     tells=[
         "You have {tickets:count(support ticket)}: {tickets:list(subject, status)}.",
@@ -344,11 +344,11 @@ say.tool(
 say.tool(
     "book_flight",
     asks=[
-        "Book {flight_dates} in {cabin} and pay with {payment_method}, using {access_token}.",
-        "Please book {cabin} seats on {flight_dates} for {passengers}; charge {payment_method}, using {access_token}.",
-        "Reserve {flight_dates} in {cabin} with {bags} checked bags, {insurance}, on {payment_method}; use {access_token}.",
-        "Book me on {flight_dates}, {cabin}, paid with {payment_method}, using {access_token}.",
-        "Go ahead and book {flight_dates} in {cabin} {insurance}; put it on {payment_method} with {access_token}.",
+        "Book {flight_dates} in {cabin} and pay with {payment_method}.",
+        "Please book {cabin} seats on {flight_dates} for {passengers}; charge {payment_method}.",
+        "Reserve {flight_dates} in {cabin} with {bags} checked bags, {insurance}, on {payment_method}.",
+        "Book me on {flight_dates}, {cabin}, paid with {payment_method}.",
+        "Go ahead and book {flight_dates} in {cabin} {insurance}; put it on {payment_method}.",
     ],
     tells=[
         "You're booked on {title}, {cabin:state}; {total_charged:money} was charged to {@payment_method}. "
@@ -359,11 +359,11 @@ say.tool(
 say.tool(
     "book_hotel",
     asks=[
-        "Book {room_type} from {check_in} for {nights} nights on {payment_method}, using {access_token}.",
-        "Reserve {room_type} for {guests} guests from {check_in}, {nights} nights, as part of {itinerary}; pay with {payment_method}, using {access_token}.",
-        "Please book {room_type}, checking in {check_in} for {nights} nights, and charge {payment_method}; use {access_token}.",
-        "I'll take {room_type} from {check_in}, {nights} nights, {guests} guests; put it on {payment_method} with {access_token}.",
-        "Add {room_type} to {itinerary}: check in {check_in}, {nights} nights, paid with {payment_method}, using {access_token}.",
+        "Book {room_type} from {check_in} for {nights} nights on {payment_method}.",
+        "Reserve {room_type} for {guests} guests from {check_in}, {nights} nights, as part of {itinerary}; pay with {payment_method}.",
+        "Please book {room_type}, checking in {check_in} for {nights} nights, and charge {payment_method}.",
+        "I'll take {room_type} from {check_in}, {nights} nights, {guests} guests; put it on {payment_method}.",
+        "Add {room_type} to {itinerary}: check in {check_in}, {nights} nights, paid with {payment_method}.",
     ],
     tells=[
         "You're booked at {hotel} ({room}) from {check_in:day} to {check_out:day}; {total_charged:money} was "
@@ -373,22 +373,22 @@ say.tool(
 say.tool(
     "purchase_insurance",
     asks=[
-        "Add travel insurance to {itinerary} and charge {payment_method}, using {access_token}.",
-        "Please insure {itinerary}, paying with {payment_method}, using {access_token}.",
-        "I'd feel better with insurance on {itinerary}; put it on {payment_method}, using {access_token}.",
-        "Can I still add insurance to {itinerary}? Charge {payment_method}, with {access_token}.",
-        "Buy travel insurance for {itinerary} with {payment_method}; use {access_token}.",
+        "Add travel insurance to {itinerary} and charge {payment_method}.",
+        "Please insure {itinerary}, paying with {payment_method}.",
+        "I'd feel better with insurance on {itinerary}; put it on {payment_method}.",
+        "Can I still add insurance to {itinerary}? Charge {payment_method}.",
+        "Buy travel insurance for {itinerary} with {payment_method}.",
     ],
     tells=["{@itinerary} is insured now; {charged:money} was charged to {@payment_method}."],
 )
 say.tool(
     "add_bags",
     asks=[
-        "Add {bags} checked bags to {itinerary} and charge {payment_method}, using {access_token}.",
-        "I need {bags} more bags on {itinerary}; pay with {payment_method}, using {access_token}.",
-        "We're bringing {bags} extra suitcases on {itinerary}; put them on {payment_method}, using {access_token}.",
-        "Add {bags} bags to {itinerary}, charged to {payment_method}; use {access_token}.",
-        "Please check {bags} more bags on {itinerary} with {payment_method}, using {access_token}.",
+        "Add {bags} checked bags to {itinerary} and charge {payment_method}.",
+        "I need {bags} more bags on {itinerary}; pay with {payment_method}.",
+        "We're bringing {bags} extra suitcases on {itinerary}; put them on {payment_method}.",
+        "Add {bags} bags to {itinerary}, charged to {payment_method}.",
+        "Please check {bags} more bags on {itinerary} with {payment_method}.",
     ],
     tells=[
         "{@itinerary} now has {bags} checked bags (your fare includes {free} free); the added bags cost "
@@ -400,11 +400,11 @@ say.tool(
 say.tool(
     "get_itinerary",
     asks=[
-        "What's booked on {itinerary}? Use {access_token}.",
-        "Show me {itinerary}, using {access_token}.",
-        "Can you pull up {itinerary} with {access_token}?",
-        "What flights are on {itinerary}? Use {access_token}.",
-        "Remind me what's in {itinerary}, using {access_token}.",
+        "What's booked on {itinerary}?",
+        "Show me {itinerary}.",
+        "Can you pull up {itinerary}?",
+        "What flights are on {itinerary}?",
+        "Remind me what's in {itinerary}.",
     ],
     tells=[
         "{title} ({code}) is {status:state}: {segments:list(flight, day:day)}, for "
@@ -415,12 +415,12 @@ say.tool(
 say.tool(
     "list_itineraries",
     asks=[
-        "What trips do I have? Use {access_token}.",
-        "Show me my {status} trips, using {access_token}.",
-        "Which of my bookings are {status}? Use {access_token}.",
-        "List my trips with {access_token}.",
-        "Show me my last {limit} bookings, using {access_token}.",
-        "Do I have any {status} trips? Check with {access_token}.",
+        "What trips do I have?",
+        "Show me my {status} trips.",
+        "Which of my bookings are {status}?",
+        "List my trips.",
+        "Show me my last {limit} bookings.",
+        "Do I have any {status} trips? Check.",
     ],
     tells=[
         "You have {itineraries:count(trip)} {status}: {itineraries:list(title, code)}.",
@@ -433,11 +433,11 @@ say.tool(
 say.tool(
     "get_invoice",
     asks=[
-        "What did I pay for {itinerary}? Use {access_token}.",
-        "Send me the invoice for {itinerary}, using {access_token}.",
-        "I need the invoice for {itinerary} for my expenses; use {access_token}.",
-        "How much was charged and refunded on {itinerary}? Use {access_token}.",
-        "Can I see the charges for {itinerary}? Use {access_token}.",
+        "What did I pay for {itinerary}?",
+        "Send me the invoice for {itinerary}.",
+        "I need the invoice for {itinerary} for my expenses.",
+        "How much was charged and refunded on {itinerary}?",
+        "Can I see the charges for {itinerary}?",
     ],
     tells=[
         "For {@itinerary} you were charged {charged:money} and refunded {refunded:money}, "
@@ -447,11 +447,11 @@ say.tool(
 say.tool(
     "change_flight",
     asks=[
-        "Move {segment} to {day} and settle the difference on {payment_method}, using {access_token}.",
-        "Change {segment} to {flight_number} on {day}; pay with {payment_method}, using {access_token}.",
-        "My meeting moved, can you put {segment} on {day} instead? Charge {payment_method}, using {access_token}.",
-        "Switch {segment} to {flight_number} on {day}, paid with {payment_method}; use {access_token}.",
-        "Please rebook {segment} for {day} with {payment_method}, using {access_token}.",
+        "Move {segment} to {day} and settle the difference on {payment_method}.",
+        "Change {segment} to {flight_number} on {day}; pay with {payment_method}.",
+        "My meeting moved, can you put {segment} on {day} instead? Charge {payment_method}.",
+        "Switch {segment} to {flight_number} on {day}, paid with {payment_method}.",
+        "Please rebook {segment} for {day} with {payment_method}.",
     ],
     tells=[
         "Done: you're now on {flight}, leaving {departs_at:when}; with the fare difference and any change "
@@ -461,11 +461,11 @@ say.tool(
 say.tool(
     "change_cabin",
     asks=[
-        "Move {itinerary} to {cabin} and charge {payment_method}, using {access_token}.",
-        "Switch every flight on {itinerary} to {cabin}, settling on {payment_method}, using {access_token}.",
-        "I'd like to fly {cabin} on {itinerary}; put the difference on {payment_method}, using {access_token}.",
-        "Change the cabin on {itinerary} to {cabin}, paid with {payment_method}; use {access_token}.",
-        "Put {itinerary} in {cabin} instead, paying with {payment_method}; use {access_token}.",
+        "Move {itinerary} to {cabin} and charge {payment_method}.",
+        "Switch every flight on {itinerary} to {cabin}, settling on {payment_method}.",
+        "I'd like to fly {cabin} on {itinerary}; put the difference on {payment_method}.",
+        "Change the cabin on {itinerary} to {cabin}, paid with {payment_method}.",
+        "Put {itinerary} in {cabin} instead, paying with {payment_method}.",
     ],
     tells=[
         "{@itinerary} is in {cabin:state} now; the fare difference comes to {fare_difference:money}.",
@@ -475,11 +475,11 @@ say.tool(
 say.tool(
     "update_passenger",
     asks=[
-        "Fix the last name on {passenger} to {last_name}, using {access_token}.",
-        "The first name on {passenger} should be {first_name}; please correct it with {access_token}.",
-        "The date of birth on {passenger} is wrong, it should be {dob}; fix it using {access_token}.",
-        "Please correct {passenger}: last name {last_name}, with {access_token}.",
-        "There's a typo on {passenger}, the first name is {first_name}. Use {access_token}.",
+        "Fix the last name on {passenger} to {last_name}.",
+        "The first name on {passenger} should be {first_name}; please correct it.",
+        "The date of birth on {passenger} is wrong, it should be {dob}; fix it.",
+        "Please correct {passenger}: last name {last_name}.",
+        "There's a typo on {passenger}, the first name is {first_name}.",
     ],
     tells=["Corrected: the ticket now reads {first_name} {last_name}, born {dob:day}."],
     values={
@@ -490,11 +490,11 @@ say.tool(
 say.tool(
     "cancel_itinerary",
     asks=[
-        "Cancel {itinerary}, {reason}; use {access_token}.",
-        "Please cancel {itinerary} with {access_token}: {reason}.",
-        "I have to cancel {itinerary} because {reason}. Use {access_token}.",
-        "Cancel {itinerary} {accept_no_refund}, {reason}; use {access_token}.",
-        "{reason}, so please cancel {itinerary}, {accept_no_refund}, using {access_token}.",
+        "Cancel {itinerary}, {reason}.",
+        "Please cancel {itinerary}: {reason}.",
+        "I have to cancel {itinerary} because {reason}.",
+        "Cancel {itinerary} {accept_no_refund}, {reason}.",
+        "{reason}, so please cancel {itinerary}, {accept_no_refund}.",
     ],
     tells=[
         "{@itinerary} is cancelled; {refund:money} goes back to the card you paid with.",
@@ -504,11 +504,11 @@ say.tool(
 say.tool(
     "cancel_stay",
     asks=[
-        "Cancel {stay}, using {access_token}.",
-        "I no longer need the room, please cancel {stay} with {access_token}.",
-        "Please cancel {stay}; my plans changed. Use {access_token}.",
-        "Drop {stay}, I found somewhere else. Use {access_token}.",
-        "I won't need {stay} after all; cancel it with {access_token}.",
+        "Cancel {stay}.",
+        "I no longer need the room, please cancel {stay}.",
+        "Please cancel {stay}; my plans changed.",
+        "Drop {stay}, I found somewhere else.",
+        "I won't need {stay} after all; cancel it.",
     ],
     tells=[
         "{@stay} is cancelled; {refund:money} comes back to your card.",
