@@ -323,11 +323,8 @@ class Voice:
         if not values:
             raise Unsaid(arg)
         shown = values[:MAX_LISTED] if len(values) > MAX_LISTED + 1 else values
-        more = (
-            (n - len(rows)) + (len(values) - len(shown))
-            if len(values) == len(rows)
-            else len(values) - len(shown)
-        )
+        # a page of more than it lists: everything that matched counts, not the repeats on the page
+        more = n - len(shown) if n > len(rows) else len(values) - len(shown)
         return listing(shown, more)
 
     def _item(self, row: Any, spec: str, table: str | None) -> str:
