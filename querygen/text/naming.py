@@ -149,6 +149,13 @@ class Namer:
             step.refs[param] = Reference("flow", value)
             step.silent.add(param)
             return True
+        if ref.many and voice is not None and isinstance(value, list):
+            listed = voice.name_list(step.spec, param, table, value, steps)
+            if listed is not None:  # "the TW518 flight leaving at 6:40 am", "the GAMB buy and the WOLL buy"
+                phrase, source = listed
+                step.refs[param] = Reference("listed", value, phrase, phrase)
+                step.origin[param] = Origin("flow", source)
+                return True
         if ref.many or ref.path or marks(ref.table).prefix is None:
             kind = "path" if ref.path else "id" if ref.many else "name"
             known_path = self._path_known(steps, value, step.args[param])
@@ -294,13 +301,31 @@ class Namer:
             via, a.via = a.via, outer
             if ok and len(a.pre) + 1 <= budget:
                 ref = self._run(a, lk, key, origins, mine)
-                if ref is not None:
-                    for owner in via if self.resolver.voice is None else ():
-                        ref.phrase = f"{ref.phrase} of {owner.phrase}"  # a declared name stands alone
-                        ref.bare = None
+                if ref is not None and self._say_within(ref, table, via):
                     return ref
             del a.pre[mark:]
         return None
+
+    def _say_within(self, ref: Reference, table: str, via: list[Reference]) -> bool:
+        """Say the rows the lookup went through ("Jon Reese at "Design review"", "my Visa ending
+        3366 on my checking account"): the fallback joins them with "of", a declared domain with
+        its table's ``within`` form; without one, a row found through another the user never
+        named cannot be said (False)."""
+        voice = self.resolver.voice
+        if not via:
+            return True
+        names = voice.names(table) if voice is not None else None
+        if voice is not None and (names is None or names.within is None):
+            return False
+        for owner in via:
+            if names is not None and names.within is not None:
+                ref.phrase = names.within.replace("{row}", ref.phrase or "").replace(
+                    "{owner}", owner.phrase or ""
+                )
+            else:
+                ref.phrase = f"{ref.phrase} of {owner.phrase}"
+            ref.bare = None
+        return True
 
     def _input(
         self, a: _Asking, lk: Lookup, param: str, value: Any, budget: int, depth: int

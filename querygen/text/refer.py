@@ -202,7 +202,9 @@ class Resolver:
         for p in spec.params:
             if not p.required or (p.name in _SEARCH and p.json_type == "string" and not p.ref):
                 continue  # optional, or the words to search by (a search tool: see below)
-            if p.ref and not p.ref.many and not p.ref.path:
+            if p.ref and self.voice is not None and self.voice.passed(p.name):
+                inputs[p.name] = CARRIED  # the token the task's sign-in handed over
+            elif p.ref and not p.ref.many and not p.ref.path:
                 fk = self._fk_to(table, p.ref.table_name, p.name)
                 if fk is None or row.get(fk) is None:
                     return None
@@ -217,7 +219,8 @@ class Resolver:
         if column is None:  # a list tool: search by the title's words if it can, else name by a column
             search = next((p for p in spec.params if p.name in _SEARCH and p.json_type == "string"), None)
             title = next((c for c in ("title", "name", "subject") if isinstance(row.get(c), str)), None)
-            if search is not None and title is not None and not inputs:
+            own = [v for v in inputs.values() if v is not CARRIED]  # a carried token asks nothing of the row
+            if search is not None and title is not None and not own:
                 args[search.name], column, value = row[title], title, row[title]
             elif not inputs and any(p.required for p in spec.params):
                 return None

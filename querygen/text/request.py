@@ -139,7 +139,7 @@ class Requests:
         phrases: dict[str, str] = {}
         voice = self.renderer.voice
         for k, ref in s.refs.items():
-            if ref.kind in ("attribute", "self") and ref.phrase:
+            if ref.kind in ("attribute", "self", "listed") and ref.phrase:
                 phrases[k] = ref.phrase
             elif ref.kind == "id" and voice is not None and not isinstance(ref.target, list):
                 held = voice.held(self._table(s, k), ref.target)

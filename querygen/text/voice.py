@@ -206,6 +206,39 @@ class Voice:
         except (Unsaid, ValueError):
             return None
 
+    def name_list(
+        self, spec: ToolSpec, param: str, table: str, value: list[Any], steps: Sequence[Any]
+    ) -> tuple[str, int] | None:
+        """(phrase, index of the earlier call that showed it) for a list argument: the row of an
+        earlier result that carries the whole list under the parameter's name, said by the tool's
+        declared form for it ("the TW518 flight leaving at 6:40 am"); else each element said by its
+        table's forms among the rows that showed it ("the GAMB buy and the WOLL buy")."""
+        declared = self.lang.tools.get(spec.name)
+        form = declared.lists.get(param) if declared is not None else None
+        for i in range(len(steps) - 1, -1, -1):
+            result = steps[i].result
+            if form is not None:
+                for rows in _row_lists(result):
+                    holder = [r for r in rows if r.get(param) == value]
+                    if len(holder) == 1:
+                        said = self._try_fill(table, form, holder[0])
+                        others = [self._try_fill(table, form, r) for r in rows if r is not holder[0]]
+                        if said is not None and said not in others:
+                            return said, i
+            for rows in _row_lists(result):
+                picked = [next((r for r in rows if r.get("id") == v), None) for v in value]
+                if value and all(r is not None for r in picked):
+                    names = [self.name_row(table, r, rows, True) for r in picked]
+                    if all(n is not None for n in names):
+                        return listing([n[0] for n in names]), i
+        return None
+
+    def _try_fill(self, table: str, form: str, row: Mapping[str, Any]) -> str | None:
+        try:
+            return self.fill_row(table, form, row)
+        except (Unsaid, ValueError):
+            return None
+
     def fill_row(self, table: str, form: str, row: Mapping[str, Any]) -> str:
         """A naming form filled from a row, values as people say them."""
 
@@ -287,6 +320,8 @@ class Voice:
             if rows is None:
                 raise Unsaid(col)
             return self._rows(rows, filt, arg or "", table, total)
+        if isinstance(value, list) and value and all(isinstance(v, str | int | float) for v in value):
+            return listing([number(v) for v in value])  # "TW518 and NX8957"
         if isinstance(value, dict | list):
             raise Unsaid(col)
         if isinstance(value, str) and "/" in value:
@@ -353,6 +388,21 @@ class Voice:
         if not parts:
             return ""
         return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
+
+
+def _row_lists(value: Any) -> list[list[dict[str, Any]]]:
+    """Every list of rows inside a result (its top level first)."""
+    out: list[list[dict[str, Any]]] = []
+    if isinstance(value, list):
+        rows = [r for r in value if isinstance(r, dict)]
+        if rows:
+            out.append(rows)
+        for r in rows:
+            out.extend(_row_lists(r))
+    elif isinstance(value, dict):
+        for v in value.values():
+            out.extend(_row_lists(v))
+    return out
 
 
 def _total(result: Any) -> int | None:

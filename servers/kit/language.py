@@ -34,6 +34,11 @@ so a later one is the fallback for an empty list or a missing field):
     {flag:yes} {flag:no}   write nothing, and hold the template only when the field is true (yes) or
                            false, empty or missing (no): "You already had a DM open.{already_open:yes}"
     {@param}               the words the user used for that argument, in the second person
+
+A list argument is said by the rows an earlier result showed it in: each element by its table's
+forms ("the GAMB buy and the WOLL buy"), or, with ``tool(..., lists={param: form})``, by the one
+result row that carries the whole list under the parameter's name ("the TW518 flight leaving at
+6:40 am" for an option's ``flight_dates``).
                            ("your checking account" for "my checking account")
 """
 
@@ -84,6 +89,8 @@ class Names:
     # read tools that show this table's rows nested in another row: tool -> (field, id key, the
     # row's column holding the tool's argument), e.g. {"get_order": ("items", "id", "order_id")}
     found_in: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    # how a row is said together with the row it was found through: "{row} at {owner}"
+    within: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,8 @@ class Asks:
     words: Mapping[str, Mapping[Any, str]] = field(default_factory=dict)
     one_form: str = ""  # why this request has fewer than MIN_ASKS forms
     values: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # what users type for free text
+    # a list argument said by the result row that carries it: {"flight_dates": "the {flights} flight ..."}
+    lists: Mapping[str, str] = field(default_factory=dict)
 
 
 class Language:
@@ -124,12 +133,15 @@ class Language:
         held: str | None = None,
         shown: Iterable[str] = (),
         found_in: Mapping[str, tuple[str, str, str]] | None = None,
+        within: str | None = None,
     ) -> None:
         """Declare how people name rows of ``table`` (see :class:`Names`). ``shown`` are fields the
         domain's tools show beside the table's own columns (a cart line's ``product_name``), which a
         form may use; a form needing one is only used where the lookup's rows carry it.
         ``found_in`` names the reads that show the rows nested in another row (an order's lines in
-        ``get_order``), so an agent, and the generator, can look them up there."""
+        ``get_order``), so an agent, and the generator, can look them up there. ``within`` says a
+        row together with the row an agent must find first ("{row} at {owner}": "Jon Reese at the
+        "Design review" meeting"); without it such a row is only named once its owner came up."""
         name, columns = table.__tablename__, _columns(table) | set(shown)
         for tool, where in (found_in or {}).items():
             if tool not in self.domain._tools or len(where) != 3 or where[2] not in columns:
@@ -152,7 +164,11 @@ class Language:
                     )
         if held is not None and "{id}" not in held and "{" + _pk(table) + "}" not in held:
             raise LanguageError(f"{self.domain.name}.{name}: held={held!r} must quote the id ({{id}})")
-        self.tables[name] = Names(name, tuple(forms), held, dict(found_in or {}))
+        if within is not None and ("{row}" not in within or "{owner}" not in within):
+            raise LanguageError(
+                f"{self.domain.name}.{name}: within={within!r} must say {{row}} and {{owner}}"
+            )
+        self.tables[name] = Names(name, tuple(forms), held, dict(found_in or {}), within)
 
     def state(self, table: Any, column: str, **words: str) -> None:
         """Declare how people say the values of one column ("frozen", "waiting to be let in")."""
@@ -176,6 +192,7 @@ class Language:
         words: Mapping[str, Mapping[Any, str]] | None = None,
         one_form: str = "",
         values: Mapping[str, Iterable[Any]] | None = None,
+        lists: Mapping[str, str] | None = None,
     ) -> None:
         """Declare one tool's requests and answers (see the module docstring for the grammar)."""
         spec = self.domain._tools.get(name)
@@ -205,8 +222,12 @@ class Language:
                 raise LanguageError(
                     f"{where}: values for {param!r} must be a non-empty list for a plain parameter"
                 )
+        for param, form in (lists or {}).items():
+            if param not in params or not params[param].is_list:
+                raise LanguageError(f"{where}: lists= names {param!r}, which is no list parameter")
+            _slots(form, f"{where} list form {form!r}")
         kept = {k: tuple(v) for k, v in (values or {}).items()}
-        self.tools[name] = Asks(name, asks, tells, dict(words or {}), one_form, kept)
+        self.tools[name] = Asks(name, asks, tells, dict(words or {}), one_form, kept, dict(lists or {}))
 
     def _check_request(self, where: str, text: str, params: list[Any]) -> None:
         """A request names only parameters, and every required one but the speaker."""

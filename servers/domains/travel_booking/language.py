@@ -39,7 +39,7 @@ say.names(Traveler, "{name}")
 say.names(AccessToken, "my current sign-in")
 say.names(Airport, "{city}", "{name}", held="{id}")
 say.names(Flight, held="flight {id}")
-say.names(FlightDate, "flight {flight_id} on {day:day}", held="{id}")
+say.names(FlightDate, "flight {flight_id} on {day:day}")  # said through the search that showed it
 say.names(Currency, "{name}", held="{id}")
 say.names(Hotel, "the {name}", "{name} in {city}")
 say.names(
@@ -278,8 +278,8 @@ say.tool(
         "Show me the {limit} cheapest flights from {origin} to {destination} on {day}.",
     ],
     tells=[
-        "From {origin} to {destination} on {day:day} I found {options:count(option)}, cheapest first, leaving "
-        "{options:list(departs_at:when)}.",
+        "From {origin} to {destination} on {day:day} I found {options:count(option)}, cheapest first: "
+        "{options:list(flights, departs_at:when)}.",
         "There are no flights from {origin} to {destination} on {day:day} that fit.",
     ],
     words={"cabin": CABIN},
@@ -355,6 +355,7 @@ say.tool(
         "Your confirmation code is {code}.",
     ],
     words={"cabin": CABIN, "insurance": INSURANCE},
+    lists={"flight_dates": "the {flights} flight leaving {departs_at:when}"},
 )
 say.tool(
     "book_hotel",
