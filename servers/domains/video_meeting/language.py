@@ -183,7 +183,7 @@ WHICH = {"upcoming": "coming up", "live": "going on right now", "previous": "alr
 say.tool(
     "list_meetings",
     asks=[
-        "What meetings do I have coming up?",
+        "What meetings can I see?",
         "Which meetings are {which}?",
         "Show me the meetings that are {which}.",
         'Find the meetings with "{query}" in the title.',
@@ -220,16 +220,16 @@ say.tool(
     ],
     tells=[
         '"{title}" repeats {rrule:state}, from {start_local:when} ({timezone} time), hosted by {host_name}. '
-        "Invited: {invitees:list(name)}. Join link: {join_url}, passcode {passcode}.",
+        "Invited: {invitees:list(name)}. Join link: {join_url}; the passcode is {passcode}.",
         '"{title}" repeats {rrule:state}, from {start_local:when} ({timezone} time), hosted by {host_name}. '
-        "Join link: {join_url}, passcode {passcode}.",
+        "Join link: {join_url}; the passcode is {passcode}.",
         '"{title}" is on {start_local:when} ({timezone} time), hosted by {host_name}. '
-        "Invited: {invitees:list(name)}. Join link: {join_url}, passcode {passcode}.",
+        "Invited: {invitees:list(name)}. Join link: {join_url}; the passcode is {passcode}.",
         '"{title}" is on {start_local:when} ({timezone} time), hosted by {host_name}. '
-        "Join link: {join_url}, passcode {passcode}.",
+        "Join link: {join_url}; the passcode is {passcode}.",
         '"{title}" has no fixed time; {host_name} hosts it. Invited: {invitees:list(name)}. '
-        "Join link: {join_url}, passcode {passcode}.",
-        '"{title}" has no fixed time; {host_name} hosts it. Join link: {join_url}, passcode {passcode}.',
+        "Join link: {join_url}; the passcode is {passcode}.",
+        '"{title}" has no fixed time; {host_name} hosts it. Join link: {join_url}; the passcode is {passcode}.',
         '"{title}" is hosted by {host_name}. Join link: {join_url}.',
     ],
 )
@@ -276,13 +276,13 @@ say.tool(
         'Set up "{title}" on {start} {registration}, {approval}.',
     ],
     tells=[
-        '"{title}" is scheduled {rrule:state} from {start_local:when}. Join link: {join_url}, passcode {passcode}.',
-        '"{title}" is scheduled for {@host} on {start_local:when} ({timezone} time). Join link: {join_url}, '
-        "passcode {passcode}.",
+        '"{title}" is scheduled {rrule:state} from {start_local:when}. Join link: {join_url}; the passcode is {passcode}.',
+        '"{title}" is scheduled for {@host} on {start_local:when} ({timezone} time). Join link: {join_url}; '
+        "the passcode is {passcode}.",
         '"{title}" is scheduled for {start_local:when}, and I invited {invitees:list(email)}. '
-        "Join link: {join_url}, passcode {passcode}.",
-        '"{title}" is scheduled for {start_local:when}. Join link: {join_url}, passcode {passcode}.',
-        '"{title}" is set up with no fixed time. Join link: {join_url}, passcode {passcode}.',
+        "Join link: {join_url}; the passcode is {passcode}.",
+        '"{title}" is scheduled for {start_local:when}. Join link: {join_url}; the passcode is {passcode}.',
+        '"{title}" is set up with no fixed time. Join link: {join_url}; the passcode is {passcode}.',
     ],
     words=SCHEDULE_WORDS,
     values={"title": TITLES, "duration_min": tuple(LENGTH)},
@@ -335,10 +335,7 @@ say.tool(
         "Please delete {meeting}, the project wrapped up.",
         "Get rid of {meeting} for good.",
     ],
-    tells=[
-        '"{title}" is deleted, and {registrations_cancelled:count(registration)} with it.',
-        '"{title}" is deleted.',
-    ],
+    tells=['"{title}" is deleted; {registrations_cancelled:count(registration)} cancelled with it.'],
 )
 say.tool(
     "cancel_occurrence",
@@ -362,7 +359,7 @@ say.tool(
         'I need to talk to the team now; start a meeting called "{title}".',
         "Spin up a quick call for me.",
     ],
-    tells=['"{title}" is live. People can join at {join_url} with passcode {passcode}.'],
+    tells=['"{title}" is live. People can join at {join_url} with the passcode {passcode}.'],
     values={"title": ("Quick sync", "Fire drill", "Hotfix huddle", "Quick question", "Office hours")},
 )
 say.tool(
@@ -414,7 +411,7 @@ say.tool(
 STATE = {
     "waiting_room": "waiting to be let in",
     "in_meeting": "in the meeting right now",
-    "left": "already gone",
+    "left": "gone already",
 }
 say.tool(
     "list_participants",
@@ -428,7 +425,7 @@ say.tool(
     ],
     tells=[
         "At {@meeting}, {participants:count(participant)} {@state}: {participants:list(name)}.",
-        "Nobody is {@state} at {@meeting}.",
+        "Nobody at {@meeting} is {@state}.",
         "At {@meeting}: {participants:list(name, state)}.",
         "Nobody is at {@meeting} or waiting for it.",
     ],
@@ -570,12 +567,14 @@ say.tool(
     ],
     tells=[
         '"{title}" is in the trash; it can be restored until {restorable_until:day}.',
-        '"{title}" runs {duration_min} minutes and is kept until {expires_on:day}; its {transcript.language:state} '
-        "transcript is {transcript.status:state}. Share link: {share_url}",
-        '"{title}" runs {duration_min} minutes and is kept until {expires_on:day}; it has no transcript yet. '
-        "Share link: {share_url}",
-        '"{title}" runs {duration_min} minutes and is {status:state}; it\'s kept until {expires_on:day}.',
-        '"{title}" runs {duration_min} minutes and is {status:state}.',
+        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes) and is kept until {expires_on:day}; '
+        "its {transcript.language:state} transcript is {transcript.status:state}. Share link: {share_url}",
+        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes) and is kept until {expires_on:day}; '
+        "it has no transcript yet. Share link: {share_url}",
+        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes); it\'s {status:state} and kept until '
+        "{expires_on:day}.",
+        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes) on the host\'s computer.',
+        '"{title}" is {status:state}.',
     ],
 )
 say.tool(
