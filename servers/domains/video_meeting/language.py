@@ -87,7 +87,7 @@ say.state(
     "state",
     waiting_room="waiting to be let in",
     in_meeting="in the meeting",
-    left="gone",
+    left="left",
 )
 say.state(Participant, "role", host="host", co_host="co-host", attendee="attendee")
 say.state(Participant, "muted", **{"True": "muted", "False": "unmuted"})
@@ -411,21 +411,21 @@ say.tool(
 STATE = {
     "waiting_room": "waiting to be let in",
     "in_meeting": "in the meeting right now",
-    "left": "gone already",
+    "left": "already left",
 }
 say.tool(
     "list_participants",
     asks=[
         "Who's {state} at {meeting}?",
         "For {meeting}, who's {state}?",
-        "Is anyone {state} at {meeting}?",
+        "Can you check who's {state} at {meeting}?",
         "Before I start talking: who's {state} at {meeting}?",
         "Who's at {meeting}, in the room or waiting?",
         "Show me everyone at {meeting}, waiting or in it.",
     ],
     tells=[
         "At {@meeting}, {participants:count(participant)} {@state}: {participants:list(name)}.",
-        "Nobody at {@meeting} is {@state}.",
+        "Nobody's {@state} at {@meeting}.",
         "At {@meeting}: {participants:list(name, state)}.",
         "Nobody is at {@meeting} or waiting for it.",
     ],
@@ -526,9 +526,8 @@ say.tool(
         "Turn off the recording in {meeting}.",
     ],
     tells=[
-        "The recording stopped after {duration_min} minutes; it's {status:state} and will be kept until "
-        "{expires_on:day}.",
-        "The recording stopped after {duration_min} minutes and is saved on the host's computer.",
+        "The recording has stopped; it's {status:state} and will be kept until {expires_on:day}.",
+        "The recording has stopped and is saved on the host's computer.",
     ],
 )
 say.tool(
