@@ -40,7 +40,7 @@ say.names(User, "{name}")
 say.state(
     Meeting,
     "status",
-    waiting="not started yet",
+    waiting="still to come",
     started="live right now",
     finished="over",
     deleted="deleted",
@@ -223,9 +223,9 @@ say.tool(
         "Invited: {invitees:list(name)}. Join link: {join_url}; the passcode is {passcode}.",
         '"{title}" repeats {rrule:state}, from {start_local:when} ({timezone} time), hosted by {host_name}. '
         "Join link: {join_url}; the passcode is {passcode}.",
-        '"{title}" is on {start_local:when} ({timezone} time), hosted by {host_name}. '
+        '"{title}" on {start_local:when} ({timezone} time) is {status:state}; {host_name} hosts it. '
         "Invited: {invitees:list(name)}. Join link: {join_url}; the passcode is {passcode}.",
-        '"{title}" is on {start_local:when} ({timezone} time), hosted by {host_name}. '
+        '"{title}" on {start_local:when} ({timezone} time) is {status:state}; {host_name} hosts it. '
         "Join link: {join_url}; the passcode is {passcode}.",
         '"{title}" has no fixed time; {host_name} hosts it. Invited: {invitees:list(name)}. '
         "Join link: {join_url}; the passcode is {passcode}.",
@@ -566,11 +566,11 @@ say.tool(
     ],
     tells=[
         '"{title}" is in the trash; it can be restored until {restorable_until:day}.',
-        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes) and is kept until {expires_on:day}; '
+        '"{title}" was recorded on {started_at:day} ({duration_min} minutes) and is kept until {expires_on:day}; '
         "its {transcript.language:state} transcript is {transcript.status:state}. Share link: {share_url}",
-        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes) and is kept until {expires_on:day}; '
+        '"{title}" was recorded on {started_at:day} ({duration_min} minutes) and is kept until {expires_on:day}; '
         "it has no transcript yet. Share link: {share_url}",
-        '"{title}" was recorded on {ended_at:day} ({duration_min} minutes); it\'s {status:state} and kept until '
+        '"{title}" was recorded on {started_at:day} ({duration_min} minutes); it\'s {status:state} and kept until '
         "{expires_on:day}.",
         '"{title}" was recorded on {ended_at:day} ({duration_min} minutes) on the host\'s computer.',
         '"{title}" is {status:state}.',
@@ -603,10 +603,10 @@ say.tool(
     "request_transcript",
     asks=[
         "Transcribe {recording}.",
-        "Get me a {language} transcript of {recording}.",
+        "Get me a transcript of {recording} in {language}.",
         "I need a transcript of {recording} for the notes.",
         "The meeting in {recording} was in {language}; please transcribe it.",
-        "Can you order a {language} transcript of {recording}?",
+        "Can you order a transcript of {recording} in {language}?",
     ],
     tells=["I asked for a transcript of {@recording} in {language:state}; it's {status:state}."],
     words={"language": LANGUAGES},
@@ -642,7 +642,7 @@ say.tool(
     asks=[
         "Please {action} the registration of {registrant}.",
         "I'd like to {action} the registration of {registrant}.",
-        "I checked the list: {action} {registrant}.",
+        "Please {action} the sign-up from {registrant}.",
         "Can you {action} the registration from {registrant}?",
         "For {registrant}, please {action} the registration.",
     ],
