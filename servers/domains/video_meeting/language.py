@@ -342,7 +342,7 @@ say.tool(
     asks=[
         "Cancel {meeting} on {day}.",
         "Skip {meeting} on {day}; half the team is out.",
-        "We won't meet on {day}, so cancel that day's {meeting}.",
+        "We won't meet on {day}, so please cancel {meeting} that day.",
         "Please drop just the {day} occurrence of {meeting}.",
         "Can you cancel {meeting} on {day} only? Keep the rest of the series.",
     ],
@@ -545,7 +545,7 @@ say.tool(
         "{@meeting} has {recordings:count(recording)}: {recordings:list(title)}.",
         "From {from_day:day} to {to_day:day} there are {recordings:count(recording)}: {recordings:list(title)}.",
         "Since {from_day:day} there are {recordings:count(recording)}: {recordings:list(title)}.",
-        "You have {recordings:count(recording)} {@include_trash}, newest first: {recordings:list(title, status)}.",
+        "You have {recordings:count(recording)} {@include_trash}, newest first: {recordings:list(title)}.",
         "You have {recordings:count(recording)}, newest first: {recordings:list(title)}.",
         "{@meeting} has no recordings.",
         "Nothing was recorded then.",
