@@ -74,3 +74,6 @@ from servers.domains.video_meeting.model import video_meeting
 video_meeting.include(seed, meetings, live, participants, registration, recordings, account)
 
 __all__ = ["video_meeting"]
+
+# the words its users use and its assistant answers with (read by the task generator)
+from servers.domains.video_meeting import language as _language  # noqa: E402,F401
