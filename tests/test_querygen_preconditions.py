@@ -221,29 +221,33 @@ def test_near_miss_alternatives_keep_the_relation(gen):
 
 
 def test_a_later_turn_quotes_only_what_an_answer_stated(gen):
-    """book_flight after search_flights (in an earlier turn) books the legs of a shown option: the user
-    can only quote legs the assistant's answer stated. A draft whose answer did not state them is
-    dropped as "planted"; no answer is patched with "For reference: ..." to make the quote possible."""
+    """book_flight after search_flights (in an earlier turn) books a shown option: the user names it
+    by what the assistant's answer said ("the TW518 flight leaving ..."). Every flight number a
+    later turn says was in an earlier answer, no answer is patched with "For reference: ...", and
+    drafts that could only quote something unsaid are dropped as "planted" instead."""
     domain, lane = "travel_booking", gen._base
     kit = gen.kits[domain]
-    names = [f"{domain}_search_flights", f"{domain}_book_flight"]
-    reasons: Counter[str] = Counter()
-    for k in range(30):
+    names = [f"{domain}_authenticate", f"{domain}_search_flights", f"{domain}_book_flight"]
+    kept, reasons = 0, Counter()
+    for k in range(40):
         rng = random.Random(f"forced:book_flight:{k}")
         forced = mock.patch.object(kit.chains, "sample", lambda *a, **kw: list(names))
         with forced, lane.sandbox.trial([domain]) as ep:
-            task = lane.composer.tool_task(ep, domain, Shape("complete", 2, 2), rng)
+            task = lane.composer.tool_task(ep, domain, Shape("complete", 3, 2), rng)
         if task is None:
             reasons[lane.composer.dropped or "sampling"] += 1
             continue
         assert not any("For reference" in t.answer for t in task.turns)
-        for t, turn in enumerate(task.turns):
-            for call in turn.calls:
-                for leg in call.arguments.get("flight_dates") or []:
-                    if leg not in turn.user:
-                        continue
-                    assert any(leg in earlier.answer for earlier in task.turns[:t]), leg
-    assert reasons["planted"] > 0
+        booked = [c for c in task.gold_calls() if c.name == f"{domain}_book_flight"]
+        if not booked:
+            continue
+        kept += 1
+        shown = " ".join(t.answer for t in task.turns)
+        for option in (c.result for c in task.gold_calls() if c.name == f"{domain}_search_flights"):
+            for o in option["options"]:
+                if o["flight_dates"] == booked[0].arguments["flight_dates"]:
+                    assert all(f in shown for f in o["flights"]), (task.id, o["flights"])
+    assert kept > 0, reasons
 
 
 # -- forced into a chain, each tool makes a task every gate keeps --------------------------------

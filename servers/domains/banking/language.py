@@ -20,7 +20,13 @@ say.names(
     "my {kind} account",
     'my "{nickname}" account',
 )
-say.names(Card, "my {network} ending {last4}", "the card ending {last4}", "my {status} {network} card")
+say.names(
+    Card,
+    "my {network} ending {last4}",
+    "the card ending {last4}",
+    "my {status} {network} card",
+    within="{row} on {owner}",  # "my Visa ending 3366 on my checking account"
+)
 say.names(Payee, "{name}", "my payee {name}", "{name} at {bank}")
 say.names(Transfer, held="transfer {id}")
 say.names(

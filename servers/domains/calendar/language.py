@@ -46,6 +46,7 @@ say.names(
     "my {method:state} reminder",
     "the reminder {minutes_before} minutes before",
     found_in={"get_event": ("my_reminders", "id", "event_id")},
+    within="{row} for {owner}",
 )
 
 say.state(

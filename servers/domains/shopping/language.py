@@ -30,7 +30,7 @@ say = Language(shopping, speaker=("customer",))
 # -- naming things ------------------------------------------------------------------------
 say.names(Customer, "{name}")
 say.names(Category, "{name}", "the {name} section")
-say.names(Product, "the {name}")
+say.names(Product, "the {name}", within="{row} from {owner}")  # "the X from the Grocery section"
 say.names(CartItem, "the {name} in my cart", shown=("name",))
 say.names(Address, "my {label} address", "{street}", "my address on {street}")
 say.names(PaymentMethod, "my {label}")

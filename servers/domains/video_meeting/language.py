@@ -31,8 +31,8 @@ say = Language(video_meeting)
 # search finds it by; its stored start is the series' first for a recurring meeting, so no form
 # names a meeting by its time
 say.names(Meeting, '"{title}"', 'the "{title}" meeting', 'the "{title}" call')
-say.names(Participant, "{name}")
-say.names(Registrant, "{name}")
+say.names(Participant, "{name}", within="{row} at {owner}")  # "Jon Reese at the "Design review" meeting"
+say.names(Registrant, "{name}", within="{row} for {owner}")
 say.names(Recording, 'the "{title}" recording', 'the recording "{title}"', 'my recording of "{title}"')
 say.names(Account, "the {name} account", 'the "{name}" account')
 say.names(User, "{name}")
