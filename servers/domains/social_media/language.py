@@ -36,7 +36,7 @@ say.state(
     "visibility",
     public="for everyone to see",
     followers="for your followers only",
-    mentioned="only for the people you mentioned",
+    mentioned="only for the people it mentions",
 )
 say.state(
     Notification,
@@ -53,6 +53,12 @@ VISIBILITY = {
     "public": "public",
     "followers": "followers-only",
     "mentioned": "visible only to the people I mention",
+}
+# a reply "mentioned" is seen only by the author of the post replied to
+REPLY_VISIBILITY = {
+    "public": "open to everyone",
+    "followers": "visible to my followers only",
+    "mentioned": "visible only to the author",
 }
 POSTS = (
     "Finally finished the marathon! Legs are gone, heart is full",
@@ -210,9 +216,13 @@ say.tool(
         "Open {post} for me, I want to read the replies.",
     ],
     tells=[
-        "{@post} has {like_count:count(like)} and {reply_count:count(reply)}; "
+        '"{content}" has {like_count:count(like)} and {reply_count:count(reply)}; '
         "the replies are from {replies_page.replies:list(author, content)}.",
-        "{@post} has {like_count:count(like)}, {repost_count:count(repost)} and no replies yet.",
+        '"{content}" has {like_count:count(like)}, {repost_count:count(repost)} and no replies yet.',
+        # a repost shows the original post inside it
+        "The original has {post.like_count:count(like)} and {post.reply_count:count(reply)}; "
+        "the replies are from {replies_page.replies:list(author, content)}.",
+        "The original has {post.like_count:count(like)}, {post.repost_count:count(repost)} and no replies yet.",
     ],
 )
 say.tool(
@@ -264,8 +274,8 @@ say.tool(
         "I want to respond to {post}. Say '{content}'.",
         "Reply '{content}' to {post}, but make it {visibility}.",
     ],
-    tells=["Your reply to {@post} is up, {visibility:state}."],
-    words={"visibility": VISIBILITY},
+    tells=["Replied. Your reply is up under that post, {visibility:state}."],
+    words={"visibility": REPLY_VISIBILITY},
     values={"content": REPLIES},
 )
 say.tool(
@@ -273,11 +283,11 @@ say.tool(
     asks=[
         "Delete my post {post}.",
         "Please take down my post {post}.",
-        "I regret posting {post}, delete it.",
+        "I regret putting up {post}, please delete it.",
         "Remove my post {post} from my profile.",
         "Get rid of my post {post}, it had a typo.",
     ],
-    tells=["Deleted. Nobody can see {@post} anymore."],
+    tells=["Deleted. Nobody can see that post anymore."],
 )
 say.tool(
     "repost",
@@ -288,7 +298,7 @@ say.tool(
         "Can you boost {post} to my followers?",
         "I love {post}, repost it please.",
     ],
-    tells=["Reposted {@post}; your followers will see it on their timelines."],
+    tells=['Reposted "{post.content}"; your followers will see it on their timelines.'],
 )
 say.tool(
     "undo_repost",
@@ -299,7 +309,7 @@ say.tool(
         "Please remove my repost of {post}.",
         "Un-share {post} from my profile.",
     ],
-    tells=["Your repost of {@post} is gone; the original post stays up."],
+    tells=["Your repost is gone; the original post stays up."],
 )
 say.tool(
     "like_post",
@@ -310,7 +320,7 @@ say.tool(
         "Hit the like button on {post} for me.",
         "Can you like {post}? It made my day.",
     ],
-    tells=["Liked {@post}; it has {likes:count(like)} now."],
+    tells=["Liked. The post has {likes:count(like)} now."],
 )
 say.tool(
     "unlike_post",
@@ -321,7 +331,7 @@ say.tool(
         "Please undo my like on {post}.",
         "Take my like off {post}.",
     ],
-    tells=["Your like on {@post} is gone; it has {likes:count(like)} now."],
+    tells=["Done, your like is gone; the post has {likes:count(like)} now."],
 )
 
 # -- notifications --------------------------------------------------------------------------------
@@ -336,18 +346,19 @@ say.tool(
         "Show me {unread_only} {kind} notifications.",
     ],
     tells=[
-        "Latest first: {notifications:list(actor_id, kind)}. You have {unread:count(unread notification)}.",
+        "{notifications:count(notification)}, latest first: {notifications:list(actor_id, kind, at:when)}. "
+        "You have {unread:count(unread notification)} in all.",
         "There's nothing there; you have {unread:count(unread notification)} in all.",
     ],
     words={
-        "unread_only": {True: "my unread", False: "all my"},
+        "unread_only": {True: "my unread", False: "all of my"},
         "kind": {
             "like": "like",
             "repost": "repost",
             "reply": "reply",
             "mention": "mention",
             "follow": "new follower",
-            "follow_request": "follow request",
+            "follow_request": "follow-request",
         },
     },
 )
@@ -355,7 +366,7 @@ say.tool(
     "mark_notifications_read",
     asks=[
         "Mark all my notifications as read.",
-        "Clear my unread notifications.",
+        "Clear out my notifications, mark them all as read.",
         "I've seen everything, mark my notifications as read.",
         "Please mark every notification as read.",
         "Set all my notifications to read.",
@@ -405,14 +416,14 @@ say.tool(
         "{handle} has {accounts:count(follower)}, most recently {accounts:list(display_name, id)}.",
         "There's nobody there yet.",
     ],
-    words={"direction": {"followers": "followers", "following": "following list"}},
+    words={"direction": {"followers": "follower list", "following": "following list"}},
 )
 say.tool(
     "list_follow_requests",
     asks=[
         "Who wants to follow me?",
         "Show me my pending follow requests.",
-        "Who is waiting for me to approve their follow request?",
+        "Who is still waiting for me to let them follow me?",
         "Do I have any follow requests?",
         "Show me the first {limit} follow requests waiting for me.",
     ],
