@@ -165,6 +165,7 @@ say.tool(
         "{reposts:count(repost)} written; {likes_received:count(like)}, {reposts_received:count(repost)} "
         "and {replies_received:count(reply)} received. {followers:count(follower)} in all.",
     ],
+    values={"days": (7, 14, 30, 60, 90)},
 )
 
 # -- reading ------------------------------------------------------------------------------------
@@ -435,11 +436,11 @@ say.tool(
 say.tool(
     "respond_to_follow_request",
     asks=[
-        "{action} the follow request from {handle}.",
+        "Go ahead and {action} the follow request from {handle}.",
         "Someone asked to follow me: {handle}. Please {action} it.",
         "Please {action} {handle}'s follow request.",
         "I know {handle}, {action} their request.",
-        "{action} {handle}'s request to follow me.",
+        "Could you {action} {handle}'s request to follow me?",
     ],
     tells=[
         "Approved: {approved} follows you now.",
