@@ -48,3 +48,6 @@ from servers.domains.social_media.model import social_media
 social_media.include(seed, accounts, feeds, posts, engagement, network)
 
 __all__ = ["social_media"]
+
+# the words its users use and its assistant answers with (read by the task generator)
+from servers.domains.social_media import language as _language  # noqa: E402,F401

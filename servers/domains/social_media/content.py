@@ -168,7 +168,10 @@ BIO_PARTS = (
 
 def post_text(rng: random.Random, topic: str) -> str:
     sentence = rng.choice(TOPICS[topic][1])
-    return sentence + rng.choice(CLOSERS)
+    closer = rng.choice(CLOSERS)
+    if closer[1:2].isalpha() and not sentence.endswith((".", "!", "?")):
+        sentence += "."  # "Rest week it is. More soon.", not "Rest week it is More soon."
+    return sentence + closer
 
 
 def bio(rng: random.Random, title: str, city: str) -> str:
