@@ -17,6 +17,7 @@ from servers.kit import Db, Domain, Language, LanguageError, Ref
 from servers.registry import get_domain
 
 FIVE = ("banking", "shopping", "issue_tracker", "calendar", "filesystem")
+SEVEN = ("vehicle", "trading", "travel_booking", "social_media", "team_chat", "email", "video_meeting")
 DISCOVERY = ("list_records", "search_records", "get_unique_values")
 
 
@@ -103,7 +104,7 @@ def test_state_words_must_name_a_column_and_say_something(shop) -> None:
     assert say.words_for("orders", "status", "shipped") == "on the way"
 
 
-@pytest.mark.parametrize("name", FIVE)
+@pytest.mark.parametrize("name", FIVE + SEVEN)
 def test_a_pattern_domain_declares_every_tool_and_names_every_row_a_request_needs(name: str) -> None:
     """Every tool a user may ask for has requests and answers; every table a parameter refers to
     has forms or a held id, so no draft of these domains falls back to quoting an internal id."""

@@ -22,6 +22,10 @@ from servers.registry import get_domain
 # the domains that declare their language, in the groups their issues wrote them in, and a seed
 GROUPS = {
     "pattern": (("banking", "shopping", "issue_tracker", "calendar", "filesystem"), 4),
+    "issue31": (
+        ("vehicle", "trading", "travel_booking", "social_media", "team_chat", "email", "video_meeting"),
+        4,
+    ),
 }
 N = 2000
 _ISO = re.compile(r"(?<![\w/.~-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?(?![\w/.-])")

@@ -218,13 +218,30 @@ class Resolver:
                 return None
         if column is None:  # a list tool: search by the title's words if it can, else name by a column
             search = next((p for p in spec.params if p.name in _SEARCH and p.json_type == "string"), None)
-            title = next((c for c in ("title", "name", "subject") if isinstance(row.get(c), str)), None)
+            title = next(
+                (
+                    c
+                    for c in (*self._titles(table), "title", "name", "subject")
+                    if isinstance(row.get(c), str)
+                ),
+                None,
+            )
             own = [v for v in inputs.values() if v is not CARRIED]  # a carried token asks nothing of the row
             if search is not None and title is not None and not own:
                 args[search.name], column, value = row[title], title, row[title]
             elif not inputs and any(p.required for p in spec.params):
                 return None
         return Lookup(spec, args, column or "", value, inputs)
+
+    def _titles(self, table: str) -> list[str]:
+        """The columns a declared domain's forms name its rows by first (a post's ``content``)."""
+        names = self.voice.names(table) if self.voice is not None else None
+        out = []
+        for form in names.forms if names is not None else ():
+            m = re.search(r"\{(\w+)", form)
+            if m and m.group(1) not in out:
+                out.append(m.group(1))
+        return out
 
     def _fk_to(self, table: str, parent: str, param: str) -> str | None:
         """The column of ``table`` that points at ``parent`` (the one named like the param first)."""

@@ -194,6 +194,8 @@ class Renderer:
             elif ref is not None and ref.phrase:
                 better = self._named_in(p, value, before) if ref.kind == "flow" else None
                 out[p.name] = better or ref.phrase
+            elif ref is not None and ref.kind in ("name", "id") and isinstance(value, str):
+                out[p.name] = value  # "@jadams" as the user typed it
             elif self.voice is not None and (words := self.voice.value_words(step.spec, p.name, value)):
                 out[p.name] = words
             elif isinstance(value, str) and p.ref is None:

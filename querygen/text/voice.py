@@ -50,8 +50,10 @@ def number(value: Any) -> str:
     """A stored number as people write it: ``12.0`` -> "12", ``4.5`` -> "4.5"."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, int | float):
+        return f"{int(value):,}" if abs(value) >= 10000 else str(int(value))  # "1,881,060"
     return str(value)
 
 
