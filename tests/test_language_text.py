@@ -35,7 +35,9 @@ _PAGING = re.compile(r"\b(?:total|offset|limit|next_offset|has_more)\s*[:=]?\s*\
 DISCOVERY = ("list_records", "search_records", "get_unique_values")
 # result keys that are words of a sentence before their value ("unpacked into Downloads", "it repeats
 # every week"), not column labels
-VERBS = frozenset({"into", "to", "from", "repeats", "copied", "moved", "removed", "created", "deleted"})
+VERBS = frozenset(
+    {"into", "to", "from", "repeats", "copied", "moved", "removed", "created", "deleted", "reply"}
+)
 MAX_SHARE = 0.03  # of tasks one opener or closer may appear in
 
 
@@ -157,7 +159,7 @@ def _glued(task: Task, turn: Any) -> list[str]:
                     continue
                 label = key.removesuffix("_id").replace("_", " ")
                 shown = str(value).casefold()
-                if "/" in shown or held.search(str(value)) or label in VERBS:
+                if "/" in shown or shown.startswith("*") or held.search(str(value)) or label in VERBS:
                     continue  # "order ORD-000117", "copied notes/a.md": a noun or a verb before its value
                 glued = rf"(?<!the )(?<!its )(?<!your )\b{re.escape(label.casefold())} {re.escape(shown)}"
                 if label.casefold() != shown and re.search(
@@ -189,9 +191,14 @@ def _filter_words(task: Task, turn: Any) -> list[str]:
     said = turn.user.casefold()
     out = []
     roles = dict(zip([id(c) for c in task.gold_calls()], task.metadata.get("roles") or [], strict=False))
-    for call in turn.calls:
-        if roles.get(id(call), "ask") != "ask":
-            continue
+    asked = [c for c in turn.calls if roles.get(id(c), "ask") == "ask"]
+    passed = set()  # the words of every value the turn's requests pass, whichever tool takes them
+    for call in asked:
+        declared = d.language.tools.get(call.name.removeprefix(f"{d.name}_"))
+        for param, words in (declared.words if declared is not None else {}).items():
+            if call.arguments.get(param) in words:
+                passed.add(words[call.arguments[param]].casefold())
+    for call in asked:
         name = call.name.removeprefix(f"{d.name}_")
         declared = d.language.tools.get(name)
         if declared is None:
@@ -202,6 +209,10 @@ def _filter_words(task: Task, turn: Any) -> list[str]:
                 phrase_cf = phrase.casefold()
                 if len(phrase_cf) < 6 or value == given or phrase_cf in words.get(given, "").casefold():
                     continue
+                if any(phrase_cf in p or p in phrase_cf for p in passed):
+                    continue  # the words of a value another request of the turn passes
+                if any(phrase_cf.removesuffix("d").removesuffix("e") in c.name for c in asked):
+                    continue  # the action of another request ("I want it canceled": cancel_order)
                 if re.search(r"(?<!\w)" + re.escape(phrase_cf) + r"(?!\w)", said):
                     out.append(
                         f"{call.name}: says {phrase!r} ({param}={value!r}) but passes {param}={given!r}"

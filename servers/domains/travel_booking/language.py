@@ -47,6 +47,7 @@ say.names(
     "a {name} room",
     "the {name}",
     found_in={"get_hotel": ("room_types", "id", "hotel_id")},
+    within="{row} at {owner}",
 )
 say.names(PaymentMethod, "my {nickname}", "the card ending {last4}")
 say.names(Itinerary, "booking {code}", "my trip {title}", "my {title} trip")
@@ -56,6 +57,7 @@ say.names(
     "my flight {label}",
     shown=("flight", "day"),
     found_in={"get_itinerary": ("segments", "id", "itinerary_id")},
+    within="{row} on {owner}",
 )
 say.names(
     Passenger,
@@ -63,6 +65,7 @@ say.names(
     "{first_name} {last_name}'s ticket",
     "the ticket for {first_name} {last_name}",
     found_in={"get_itinerary": ("passengers", "id", "itinerary_id")},
+    within="{row} on {owner}",
 )
 say.names(
     Stay,
@@ -72,6 +75,7 @@ say.names(
     "my hotel stay checking in {check_in:day}",
     shown=("hotel", "room"),
     found_in={"get_itinerary": ("stays", "id", "itinerary_id")},
+    within="{row} on {owner}",
 )
 say.names(SupportTicket, held="ticket {id}")
 
