@@ -36,7 +36,7 @@ DISCOVERY = ("list_records", "search_records", "get_unique_values")
 # result keys that are words of a sentence before their value ("unpacked into Downloads", "it repeats
 # every week"), not column labels
 VERBS = frozenset(
-    {"into", "to", "from", "repeats", "copied", "moved", "removed", "created", "deleted", "reply"}
+    {"into", "to", "from", "repeats", "copied", "moved", "removed", "created", "deleted", "reply within"}
 )
 MAX_SHARE = 0.03  # of tasks one opener or closer may appear in
 
@@ -209,7 +209,10 @@ def _filter_words(task: Task, turn: Any) -> list[str]:
                 phrase_cf = phrase.casefold()
                 if len(phrase_cf) < 6 or value == given or phrase_cf in words.get(given, "").casefold():
                     continue
-                if any(phrase_cf in p or p in phrase_cf for p in passed):
+                typed = [v.casefold() for c in asked for v in c.arguments.values() if isinstance(v, str)]
+                if any(phrase_cf in p or p in phrase_cf for p in passed) or any(
+                    phrase_cf in v for v in typed
+                ):
                     continue  # the words of a value another request of the turn passes
                 if any(phrase_cf.removesuffix("d").removesuffix("e") in c.name for c in asked):
                     continue  # the action of another request ("I want it canceled": cancel_order)

@@ -20,6 +20,7 @@ from querygen.plan.sampler import LiveSampler, Relations
 from querygen.plan.seen import path_in_view, shown_strings
 from querygen.plan.step import MAX_CALLS, Draft, Origin, Scene, Step
 from querygen.text.refer import CARRIED, Lookup, Reference, Resolver, first_person
+from querygen.text.voice import listing
 from servers.kit import RefInfo, marks
 from servers.runtime import Environment
 
@@ -167,6 +168,12 @@ class Namer:
                 return False  # a second symbol out of nowhere; a first one is the user's topic
             if kind == "id" and voice is not None and voice.held(table, "") is None:
                 return False  # a list of internal ids no person could recite
+            if kind == "id" and voice is not None and isinstance(value, list):
+                said = [voice.held(table, v, self.sampler.row(a.draft.reading, table, v)) for v in value]
+                if not all(said):
+                    return False
+                step.refs[param] = Reference("listed", value, listing(said), listing(said))
+                return True  # "flight TW518 on Friday, July 17 and flight NX8957 on ..."
             step.refs[param] = Reference(kind, value)
             return True
         if table == self.person and value == scene.actor:
@@ -188,10 +195,11 @@ class Namer:
             found = self._resolve(a, table, value, budget)
         if found is None and self._stranger(steps, value, a.known):
             return False
-        if found is None and voice is not None and voice.held(table, value) is None:
+        held = voice.held(table, value, self.sampler.row(a.draft.reading, table, value)) if voice else None
+        if found is None and voice is not None and held is None:
             return False  # an internal id no person holds: the request cannot be said
         if found is None:
-            step.refs[param] = Reference("id", value)
+            step.refs[param] = Reference("id", value, held)
             return True
         step.refs[param] = found
         step.origin[param] = Origin("flow", found.resolver)

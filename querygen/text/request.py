@@ -142,7 +142,7 @@ class Requests:
             if ref.kind in ("attribute", "self", "listed") and ref.phrase:
                 phrases[k] = ref.phrase
             elif ref.kind == "id" and voice is not None and not isinstance(ref.target, list):
-                held = voice.held(self._table(s, k), ref.target)
+                held = ref.phrase or voice.held(self._table(s, k), ref.target)
                 if held is None:
                     return None  # an internal id: no person could say it
                 phrases[k] = ref.phrase = held

@@ -154,12 +154,17 @@ class Voice:
     def names(self, table: str) -> Names | None:
         return self.lang.tables.get(table)
 
-    def held(self, table: str, key: Any) -> str | None:
-        """How the user quotes a row's id they hold ("order ORD-000048"), or None if internal."""
+    def held(self, table: str, key: Any, row: Mapping[str, Any] | None = None) -> str | None:
+        """How the user quotes a row they hold ("order ORD-000048", "flight TW518 on Friday,
+        July 17"), or None if its id is internal (or its held columns need a ``row`` not given)."""
         names = self.lang.tables.get(table)
         if names is None or names.held is None:
             return None
-        return names.held.replace("{id}", str(key))
+        if [m.group(1) for m in SLOT.finditer(names.held)] == ["id"]:
+            return names.held.replace("{id}", str(key))
+        if row is None:
+            return "" if key == "" else None  # "" asks whether the table is held at all
+        return self._try_fill(table, names.held, row)
 
     def name_row(
         self,

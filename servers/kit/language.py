@@ -80,8 +80,9 @@ class Names:
 
     ``forms`` are templates over the row's columns, in the speaker's voice ("my {kind} account");
     one is usable for a row when the values it shows single that row out of the rows the agent
-    will see. ``held`` is how a person quotes the row's id when they really hold it ("order
-    {id}"); None means the id is internal and never appears in a user's words."""
+    will see. ``held`` is how a person quotes a row they really hold: its id ("order {id}") or the
+    columns that are its natural key ("flight {flight_id} on {day:day}"); None means the id is
+    internal and the row is never named from the user's own knowledge."""
 
     table: str
     forms: tuple[str, ...]
@@ -162,8 +163,11 @@ class Language:
                     raise LanguageError(
                         f"{self.domain.name}.{name} form {form!r}: filter {filt!r} not allowed here"
                     )
-        if held is not None and "{id}" not in held and "{" + _pk(table) + "}" not in held:
-            raise LanguageError(f"{self.domain.name}.{name}: held={held!r} must quote the id ({{id}})")
+        if held is not None and not SLOT.search(held):
+            raise LanguageError(
+                f"{self.domain.name}.{name}: held={held!r} must quote the id ({{id}}) or the columns a person "
+                "holds ('flight {flight_id} on {day:day}')"
+            )
         if within is not None and ("{row}" not in within or "{owner}" not in within):
             raise LanguageError(
                 f"{self.domain.name}.{name}: within={within!r} must say {{row}} and {{owner}}"

@@ -39,7 +39,8 @@ say.names(Traveler, "{name}")
 say.names(AccessToken, "my current sign-in")
 say.names(Airport, "{city}", "{name}", held="{id}")
 say.names(Flight, held="flight {id}")
-say.names(FlightDate, "flight {flight_id} on {day:day}")  # said through the search that showed it
+# a traveller holds a flight by its number and day, never the internal flight-date id
+say.names(FlightDate, "flight {flight_id} on {day:day}", held="flight {flight_id} on {day:day}")
 say.names(Currency, "{name}", held="{id}")
 say.names(Hotel, "the {name}", "{name} in {city}")
 say.names(
