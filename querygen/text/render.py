@@ -26,7 +26,7 @@ from querygen.plan.sampler import tables_of
 from querygen.plan.step import Step
 from querygen.text.dates import is_date, say_date, stands_alone
 from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, OPENER_RATE, PERSONAS, Persona
-from querygen.text.voice import money, voice_of
+from querygen.text.voice import money, number, voice_of
 from servers.kit import Domain, Param, ToolSpec, marks
 
 _MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
@@ -200,6 +200,8 @@ class Renderer:
                 out[p.name] = words
             elif isinstance(value, str) and p.ref is None:
                 out[p.name] = value
+            elif isinstance(value, int | float) and not isinstance(value, bool) and p.ref is None:
+                out[p.name] = number(value)  # "the last 10"
         return out
 
     def _named_in(self, p: Param, value: Any, before: Sequence[Step]) -> str | None:

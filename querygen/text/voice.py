@@ -322,10 +322,12 @@ class Voice:
             )
         if filt == "count" and isinstance(value, int) and not isinstance(value, bool):
             return self._rows([], "count", arg or "", table, value)  # {lines:count(line)}: "1 line"
-        if filt in ("count", "list", "sum"):
+        if filt in ("count", "list", "sum", "shown"):
             rows = value if isinstance(value, list) else None
             if rows is None:
                 raise Unsaid(col)
+            if filt == "shown":  # the rows this page holds, whatever the total ("the last 10")
+                return self._rows(rows, "list", arg or "", table, None)
             return self._rows(rows, filt, arg or "", table, total)
         if isinstance(value, list) and value and all(isinstance(v, str | int | float) for v in value):
             return listing([number(v) for v in value])  # "TW518 and NX8957"
@@ -365,8 +367,7 @@ class Voice:
         if not values:
             raise Unsaid(arg)
         shown = values[:MAX_LISTED] if len(values) > MAX_LISTED + 1 else values
-        # a page of more than it lists: everything that matched counts, not the repeats on the page
-        more = n - len(shown) if n > len(rows) else len(values) - len(shown)
+        more = n - len(shown)  # everything not named: the rest of the page and of a paged total
         return listing(shown, more)
 
     def _item(self, row: Any, spec: str, table: str | None) -> str:

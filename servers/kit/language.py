@@ -29,6 +29,7 @@ so a later one is the fallback for an empty list or a missing field):
     {rows:list(column)}    "Lambert Labs, Glen Atkinson and 2 more" (no repeats; a paged result's ``total`` counts)
     {rows:list(a, b:when)} "Team lunch (Tuesday, June 2 at 11 am), Standup (...) and 3 more"
     {rows:list(a, b:count=busy block)}  "Dana Lee (2 busy blocks), ..." (b a list in each row)
+    {rows:shown(column)}   as list, but "and N more" counts only the page's rows ("the last 10 ...")
     {rows:sum(column)}     a money total of one column of the rows
     {rows.0.text}          a field of the first row of a list
     {flag:yes} {flag:no}   write nothing, and hold the template only when the field is true (yes) or
@@ -64,6 +65,7 @@ FILTERS = {
     "count": True,
     "list": True,
     "sum": True,
+    "shown": True,
     "yes": False,
     "no": False,
 }

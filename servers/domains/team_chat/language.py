@@ -376,6 +376,7 @@ say.tool(
         "Look for the last {limit} messages mentioning {query}.",
     ],
     tells=[
+        'The last {@limit} messages mentioning "{query}": {messages:shown(author, text)}.',
         'Found {messages:count(message)} mentioning "{query}"; the latest: {messages:list(author, text)}.',
         'No messages mention "{query}".',
     ],

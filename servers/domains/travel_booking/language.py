@@ -99,7 +99,7 @@ say.state(
     delayed="delayed",
     cancelled="cancelled",
     departed="in the air",
-    landed="landed",
+    landed="on the ground (it has landed)",
 )
 say.state(Stay, "status", booked="booked", cancelled="cancelled", completed="over")
 say.state(

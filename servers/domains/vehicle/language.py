@@ -223,7 +223,10 @@ say.tool(
         "I'm not sure I locked {vehicle}; lock {doors} doors.",
         "Lock up {vehicle}, {doors} doors.",
     ],
-    tells=["Done. On {@vehicle} " + _DOORS.replace("doors.doors.", "doors.") + "."],
+    tells=[
+        "Done, every door of {@vehicle} is locked now.{all_locked:yes}",
+        "Done. On {@vehicle} " + _DOORS.replace("doors.doors.", "doors.") + ".",
+    ],
     values={"doors": DOORS},
 )
 say.tool(
