@@ -289,7 +289,9 @@ class Composer:
             if gap and gap.turn == t:
                 what = gap.what
                 out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
-                text = rng.choice(CLARIFY_REPLIES).format(what=what, value=gap.surface)
+                plain = gap.surface.lower().startswith(("the ", "my ", "a ", "an "))
+                replies = [r for r in CLARIFY_REPLIES if not (plain and r.startswith("The {what} is"))]
+                text = rng.choice(replies).format(what=what, value=gap.surface)
             quoted = self._quoted_later(mine, texts[t + 1 :])
             reported = [
                 self._reported(kit, s, created - self._seen_before(steps, s), diff, steps) for s in mine

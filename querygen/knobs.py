@@ -137,12 +137,23 @@ class ToolOffer:
         return any(gone & set(t.writes) for name, t in tools.items() if name != hidden)
 
 
+# words that show an offered service covers a topic although it never says the topic's own word
+_COVERS = {
+    "stock": ("stock", "share", "quote", "price", "instrument", "trading"),
+    "flight": ("flight", "airline", "airport", "booking"),
+    "weather": ("weather", "forecast"),
+    "translate": ("translat",),
+}
+
+
 def out_of_scope(rng: random.Random, fake: Faker, offered: Sequence[dict[str, Any]]) -> str:
     """A request whose topic no offered tool's name or description mentions."""
     blob = " ".join(
         (s["function"]["name"] + " " + s["function"].get("description", "")).lower() for s in offered
     )
-    options = [text for topic, text in OUT_OF_SCOPE if topic not in blob]
+    options = [
+        text for topic, text in OUT_OF_SCOPE if not any(w in blob for w in _COVERS.get(topic, (topic,)))
+    ]
     template = rng.choice(options or [OUT_OF_SCOPE[0][1]])
     cities = rng.sample(_CITIES, 2)
     return template.format(

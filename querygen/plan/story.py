@@ -57,6 +57,8 @@ def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> 
         gone = {v for e in writes[:k] if e.spec.destructive for v in e.args.values() if isinstance(v, str)}
         if any(v in gone for v in keys):
             return True  # a reminder on the meeting just cancelled
+        if any(_opposite(e, s) and set(keys) & set(e.args.values()) for e in writes[:k]):
+            return True  # start the car, then stop it; mute someone, then unmute them
     return False
 
 
@@ -75,6 +77,26 @@ def repeats(steps: list[Step]) -> bool:
             return True
         if row is not None:
             shown.add(row)
+    return False
+
+
+_OPPOSITES = (("start", "stop"), ("add", "remove"), ("share", "revoke"), ("enable", "disable"),
+              ("open", "close"), ("join", "leave"), ("press", "release"), ("lock", "unlock"))  # fmt: skip
+
+
+def _opposite(a: Step, b: Step) -> bool:
+    """Two requests that take each other back: ``follow``/``unfollow``, ``repost``/``undo_repost``,
+    ``start_charging``/``stop_charging``, or one tool with a yes/no argument flipped."""
+    x, y = a.spec.name, b.spec.name
+    if x == y:
+        flags = [k for k, v in a.args.items() if isinstance(v, bool) and isinstance(b.args.get(k), bool)]
+        return any(a.args[k] != b.args[k] for k in flags)
+    if {x, y} & {f"un{y}", f"un{x}", f"undo_{x}", f"undo_{y}"}:
+        return True
+    for one, other in _OPPOSITES:
+        for p, q in ((one, other), (other, one)):
+            if x.startswith(p + "_") and y == q + x[len(p) :]:
+                return True
     return False
 
 

@@ -109,6 +109,9 @@ class Renderer:
         if p.ref:
             owned = bool(p.ref.table.__table__.foreign_keys)  # accounts, cards: "my"; customers: "the"
             n = noun(p.ref.table)
+            names = self.voice.names(p.ref.table_name) if self.voice is not None else None
+            if names is not None and names.called:
+                return names.called  # "move my flight", not "move my segment"
             if self.voice is None:
                 return f"{'my' if owned else 'the'} {n}"
             # "freeze my account", but "remove a payee from my payees" and "switch to a user"

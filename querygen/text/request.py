@@ -201,8 +201,12 @@ def _named_before(steps: list[Step], step: Step, value: Any) -> str | None:
     found = None
     for s in steps[: steps.index(step)]:
         ref = next((r for r in s.refs.values() if r.target == value and r.phrase), None)
-        found = ref.phrase if ref is not None else found
+        if ref is not None and not ref.phrase.startswith(RELATIVE):
+            found = ref.phrase  # "that vehicle" meant the one just before; it is no name to say again
     return found
+
+
+RELATIVE = ("that ", "the same ", "the new ", "the one ")
 
 
 def _only_one_shown(step: Step, value: Any, ids: IdIndex) -> bool:

@@ -94,6 +94,8 @@ class Names:
     found_in: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     # how a row is said together with the row it was found through: "{row} at {owner}"
     within: str | None = None
+    # what a person calls such a row when they do not say which ("my flight", "a stock")
+    called: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class Language:
         shown: Iterable[str] = (),
         found_in: Mapping[str, tuple[str, str, str]] | None = None,
         within: str | None = None,
+        called: str | None = None,
     ) -> None:
         """Declare how people name rows of ``table`` (see :class:`Names`). ``shown`` are fields the
         domain's tools show beside the table's own columns (a cart line's ``product_name``), which a
@@ -144,7 +147,9 @@ class Language:
         ``found_in`` names the reads that show the rows nested in another row (an order's lines in
         ``get_order``), so an agent, and the generator, can look them up there. ``within`` says a
         row together with the row an agent must find first ("{row} at {owner}": "Jon Reese at the
-        "Design review" meeting"); without it such a row is only named once its owner came up."""
+        "Design review" meeting"); without it such a row is only named once its owner came up.
+        ``called`` is what a person calls such a row without saying which ("my flight", "a stock"),
+        for a request that leaves it out to be asked for."""
         name, columns = table.__tablename__, _columns(table) | set(shown)
         for tool, where in (found_in or {}).items():
             if tool not in self.domain._tools or len(where) != 3 or where[2] not in columns:
@@ -174,7 +179,7 @@ class Language:
             raise LanguageError(
                 f"{self.domain.name}.{name}: within={within!r} must say {{row}} and {{owner}}"
             )
-        self.tables[name] = Names(name, tuple(forms), held, dict(found_in or {}), within)
+        self.tables[name] = Names(name, tuple(forms), held, dict(found_in or {}), within, called)
 
     def state(self, table: Any, column: str, **words: str) -> None:
         """Declare how people say the values of one column ("frozen", "waiting to be let in")."""

@@ -19,9 +19,9 @@ say = Language(social_media)
 # a person's handle is what everybody types; their display name is what a list shows beside it
 say.names(Account, "{display_name}", held="{id}")
 # the email an account signs in with, which its owner knows
-say.names(Login, held="{id}")
+say.names(Login, held="{id}", called="my email")
 # a post by what it says (never "my ...": the generator cannot tell the user's own posts apart)
-say.names(Post, 'the post "{content}"', 'the post that says "{content}"')
+say.names(Post, 'the post "{content}"', 'the post that says "{content}"', called="a post")
 say.names(Notification, "the {kind:state} notification from {actor_id}")
 
 say.state(
@@ -158,6 +158,9 @@ say.tool(
         "How many likes did my posts get in the last {days} days?",
     ],
     tells=[
+        "Over the last {days} days you wrote {posts:count(post)}, {replies:count(reply)} and "
+        "{reposts:count(repost)}, and got {likes_received:count(like)}, {reposts_received:count(repost)} "
+        "and {replies_received:count(reply)}. You have {followers:count(follower)}.{@handle:no}",
         "Over the last {days} days {@handle} wrote {posts:count(post)}, {replies:count(reply)} and "
         "{reposts:count(repost)}, and got {likes_received:count(like)}, {reposts_received:count(repost)} "
         "and {replies_received:count(reply)}. They have {followers:count(follower)}.",

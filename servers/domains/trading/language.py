@@ -24,8 +24,8 @@ from servers.kit import Language
 say = Language(trading)
 
 # -- naming things ------------------------------------------------------------------------------
-say.names(Instrument, "{name}", held="{id}")
-say.names(Login, held="{id}")
+say.names(Instrument, "{name}", held="{id}", called="a stock")
+say.names(Login, held="{id}", called="my username")
 say.names(Exchange, "{name}")
 say.names(
     Order,

@@ -59,6 +59,7 @@ say.names(
     shown=("flight", "day"),
     found_in={"get_itinerary": ("segments", "id", "itinerary_id")},
     within="{row} on {owner}",
+    called="my flight",
 )
 say.names(
     Passenger,

@@ -27,6 +27,7 @@ say.names(
     "the {model} I {role:state}",
     "the {make} {model} I {role:state}",
     shown=("role",),
+    called="one of the cars",
 )
 # An alert is one car's: "the service due alert" names nothing without its car, and the car a
 # lookup went through is not said with a declared name. ``list_alerts`` shows each alert with its
