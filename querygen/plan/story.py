@@ -57,7 +57,7 @@ def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> 
         gone = {v for e in writes[:k] if e.spec.destructive for v in e.args.values() if isinstance(v, str)}
         if any(v in gone for v in keys):
             return True  # a reminder on the meeting just cancelled
-        if any(_opposite(e, s) and set(keys) & set(e.args.values()) for e in writes[:k]):
+        if any(_opposite(e, s) and any(v in e.args.values() for v in keys) for e in writes[:k]):
             return True  # start the car, then stop it; mute someone, then unmute them
     return False
 
