@@ -330,6 +330,7 @@ def _decapitalise(sentence: str) -> str:
 
 
 _DETERMINERS = ("my", "the", "this", "a", "our")
+_PREPOSITIONS = ("to", "from", "for", "in", "on", "at", "with", "by", "of", "into")
 
 
 def _strip_noun(before: str, p: Param) -> tuple[str, bool]:
@@ -339,7 +340,7 @@ def _strip_noun(before: str, p: Param) -> tuple[str, bool]:
     -> 'I lost that card'. When a determiner and an adjective stay behind ('delete the saved
     payee {payee}'), the second value says the phrase should drop its own determiner.
     """
-    words = [human(p.name)]
+    words = [human(p.name)] if human(p.name) not in _PREPOSITIONS else []  # "forward it to {to}" keeps "to"
     if p.ref:
         words.append(noun(p.ref.table))
     words.sort(key=len, reverse=True)  # 'cart item' before 'item'

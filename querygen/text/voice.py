@@ -277,6 +277,8 @@ class Voice:
             name, filt, arg = m.group(1), m.group(2), m.group(3)
             if name.startswith("@"):
                 words = said.get(name[1:])
+                if filt in ("yes", "no"):  # {@handle:no}: the user named nobody
+                    return self._format(words, filt, None, spec.returns, name[1:])
                 if words is None:
                     raise Unsaid(name)
                 return (
