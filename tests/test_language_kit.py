@@ -128,7 +128,7 @@ def test_values_are_written_as_people_write_them() -> None:
     assert when("2026-06-02T15:30", date(2026, 6, 1)) == "Tuesday, June 2 at 3:30 pm"
     assert when("2027-01-05T09:00", date(2026, 6, 1)) == "Tuesday, January 5, 2027 at 9 am"
     rows = [{"name": n} for n in ("Ann", "Bo", "Ann", "Cy", "Di", "Ed")]
-    assert voice._rows(rows, "list", "name", None, None) == "Ann, Bo, Cy and 2 more"
+    assert voice._rows(rows, "list", "name", None, None) == "Ann, Bo, Cy and 3 more"  # repeats count
     assert voice._rows(rows[:2], "count", "payee", None, 57) == "57 payees"
     assert voice._rows([], "count", "payee", None, None) == "no payees"
     assert second_person("my checking account") == "your checking account"

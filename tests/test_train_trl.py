@@ -40,7 +40,7 @@ def run_trl(root) -> dict:
     generate = [sys.executable, "-m", "toolground", "generate", "--domains", "banking", "--n", "8"]
     generate += [
         "--seed",
-        "16",
+        "19",
         "--scale",
         "small",
         "--distractors",

@@ -144,19 +144,9 @@ class Namer:
         steps, scene = a.steps, a.draft.scene
         value, table = step.keys.get(param, step.args[param]), ref.table_name
         voice = self.resolver.voice
-        if voice is not None and voice.passed(param):
-            if step.origin[param].kind != "flow":
-                return False  # a token no call of the task handed over: nobody could say it
-            step.refs[param] = Reference("flow", value)
-            step.silent.add(param)
-            return True
-        if ref.many and voice is not None and isinstance(value, list):
-            listed = voice.name_list(step.spec, param, table, value, steps)
-            if listed is not None:  # "the TW518 flight leaving at 6:40 am", "the GAMB buy and the WOLL buy"
-                phrase, source = listed
-                step.refs[param] = Reference("listed", value, phrase, phrase)
-                step.origin[param] = Origin("flow", source)
-                return True
+        said = self._carried_or_listed(step, param, table, value, steps)
+        if said is not None:
+            return said
         if ref.many or ref.path or marks(ref.table).prefix is None:
             kind = "path" if ref.path else "id" if ref.many else "name"
             known_path = self._path_known(steps, value, step.args[param])
@@ -204,6 +194,30 @@ class Namer:
         step.refs[param] = found
         step.origin[param] = Origin("flow", found.resolver)
         return True
+
+    def _carried_or_listed(
+        self, step: Step, param: str, table: str, value: Any, steps: list[Step]
+    ) -> bool | None:
+        """A token the agent carries (said by nobody; only a call of the task can hand it over), or
+        a list said by the rows an earlier result showed it in; None when neither applies."""
+        voice = self.resolver.voice
+        if voice is None:
+            return None
+        if voice.passed(param):
+            if step.origin[param].kind != "flow":
+                return False  # a token no call of the task handed over: nobody could say it
+            step.refs[param] = Reference("flow", value)
+            step.silent.add(param)
+            return True
+        ref = next((p.ref for p in step.spec.params if p.name == param), None)
+        if ref is not None and ref.many and isinstance(value, list):
+            listed = voice.name_list(step.spec, param, table, value, steps)
+            if listed is not None:  # "the TW518 flight leaving at 6:40 am", "the GAMB buy and the WOLL buy"
+                phrase, source = listed
+                step.refs[param] = Reference("listed", value, phrase, phrase)
+                step.origin[param] = Origin("flow", source)
+                return True
+        return None
 
     def _met_table(self, steps: list[Step], table: str) -> bool:
         """The conversation has already dealt with rows of ``table``."""

@@ -80,14 +80,20 @@ class Renderer:
             return "yes" if value else "no"
         if p.ref is not None and p.ref.path and value in (".", "./"):
             return "the current folder"  # nobody says "show everything in ."
-        if isinstance(value, list):
-            return _and([human(str(v)) if p.items and p.items.get("enum") else str(v) for v in value])
+        if isinstance(value, list):  # "Ana Lopez, born April 12, 1990": no stored date in a user's words
+            return _and(
+                [human(str(v)) if p.items and p.items.get("enum") else _dates_said(str(v)) for v in value]
+            )
         if is_money(p) and isinstance(value, int | float):
             said = money(value)
             return said[1:] if after.lstrip().lower().startswith(("dollar", "usd")) else said
         if isinstance(value, str) and p.enum is not None:
             return human(value) if "_" in value and not p.ref else value
-        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}", value) and "month" in p.name:
+        if (
+            isinstance(value, str)
+            and re.fullmatch(r"\d{4}-\d{2}", value)
+            and ("month" in p.name or "expir" in p.name)
+        ):
             return self._month_words(value, rng)
         # a secret (a date of birth to verify with) is read out as it is on file
         dated = isinstance(value, str) and p.constraints.get("pattern") and is_date(value) and not p.sensitive
@@ -309,6 +315,15 @@ class Renderer:
 
     def persona(self, rng: random.Random) -> Persona:
         return rng.choice(PERSONAS)
+
+
+def _dates_said(text: str) -> str:
+    """Stored days inside a value a user types, said as a person writes them ("April 12, 1990")."""
+    return re.sub(
+        r"(?<![\w/.-])(\d{4})-(\d{2})-(\d{2})(?![\w/.-])",
+        lambda m: date(int(m.group(1)), int(m.group(2)), int(m.group(3))).strftime("%B %-d, %Y"),
+        text,
+    )
 
 
 def _and(words: Sequence[str]) -> str:
