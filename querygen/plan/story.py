@@ -81,7 +81,7 @@ def repeats(steps: list[Step]) -> bool:
 
 
 _OPPOSITES = (("start", "stop"), ("add", "remove"), ("share", "revoke"), ("enable", "disable"),
-              ("open", "close"), ("join", "leave"), ("press", "release"), ("lock", "unlock"))  # fmt: skip
+              ("open", "close"), ("join", "leave"), ("press", "release"))  # fmt: skip
 
 
 def _opposite(a: Step, b: Step) -> bool:

@@ -72,6 +72,10 @@ def say_date(value: str, today: date, rng: random.Random) -> str | None:
     return f"{day_words(when.date(), today, rng)} at {clock_words(when.hour, when.minute)}"
 
 
+# a date written inside a longer text ("until 2026-12-31"), not one inside a name ("2026-05-24-launch.md")
+DATE_IN_TEXT = re.compile(r"(?<![\w/.-])(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2})?)?(?![\w/.-])")
+
+
 def is_date(value: str) -> bool:
     """Whether a string is shaped like a ``Day`` or a local ``Moment``."""
     return bool(DAY_RE.match(value) or MOMENT_RE.match(value))

@@ -156,7 +156,7 @@ class Namer:
                 return False  # a list of ids the conversation never met
             if kind == "name" and self._stranger(steps, value, a.known) and self._met_table(steps, table):
                 return False  # a second symbol out of nowhere; a first one is the user's topic
-            if kind == "id" and voice is not None and voice.held(table, "") is None:
+            if kind == "id" and voice is not None and not voice.holds(table):
                 return False  # a list of internal ids no person could recite
             if kind == "id" and voice is not None and isinstance(value, list):
                 said = [voice.held(table, v, self.sampler.row(a.draft.reading, table, v)) for v in value]
@@ -185,10 +185,12 @@ class Namer:
             found = self._resolve(a, table, value, budget)
         if found is None and self._stranger(steps, value, a.known):
             return False
-        held = voice.held(table, value, self.sampler.row(a.draft.reading, table, value)) if voice else None
-        if found is None and voice is not None and held is None:
-            return False  # an internal id no person holds: the request cannot be said
         if found is None:
+            held = (
+                voice.held(table, value, self.sampler.row(a.draft.reading, table, value)) if voice else None
+            )
+            if voice is not None and held is None:
+                return False  # an internal id no person holds: the request cannot be said
             step.refs[param] = Reference("id", value, held)
             return True
         step.refs[param] = found

@@ -175,24 +175,16 @@ class Resolver:
         for tool, (fld, pk, column) in (names.found_in if names is not None else {}).items():
             spec = self.specs.get(tool)
             parent = next((h.other for h in self.rel.hops.get(table, []) if h.column == column), None)
-            if spec is None or row.get(column) is None:
+            by = (
+                next((p for p in spec.params if p.ref and p.ref.table_name == parent), None) if spec else None
+            )
+            if by is None or row.get(column) is None:
                 continue
-            inputs: dict[str, Any] = {}
-            for p in spec.params:
-                if (
-                    p.ref
-                    and p.ref.table_name == parent
-                    and p.name not in inputs
-                    and column not in inputs.values()
-                ):
-                    inputs[p.name] = row[column]
-                elif p.required and self.voice is not None and self.voice.passed(p.name):
-                    inputs[p.name] = CARRIED  # the token the task's sign-in handed over
-                elif p.required:
-                    break
-            else:
-                if row[column] in inputs.values():
-                    out.append(Lookup(spec, {}, "", None, inputs, nested=(table, fld, pk, column)))
+            others = [p.name for p in spec.params if p.required and p is not by]
+            if not all(self.voice.passed(name) for name in others):
+                continue  # the read needs something the row does not give
+            inputs = {by.name: row[column], **{name: CARRIED for name in others}}  # a token: the sign-in's
+            out.append(Lookup(spec, {}, "", None, inputs, nested=(table, fld, pk, column)))
         return out
 
     def _plan(self, spec: ToolSpec, table: str, row: Mapping[str, Any]) -> Lookup | None:

@@ -24,14 +24,13 @@ from typing import Any
 from querygen.plan.ids import IdIndex
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Step
-from querygen.text.dates import is_date, say_date, stands_alone
+from querygen.text.dates import DATE_IN_TEXT, is_date, say_date, stands_alone
 from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, OPENER_RATE, PERSONAS, Persona
 from querygen.text.voice import money, number, voice_of
 from servers.kit import Domain, Param, ToolSpec, marks
 
 _MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
 _SLOT = re.compile(r"\{(\w+)\}")
-_DESCRIBING = ("name", "title", "label", "kind", "type", "brand", "nickname", "status", "key", "code")
 
 
 @dataclass
@@ -113,7 +112,7 @@ class Renderer:
     def vague(self, p: Param, template: str | None = None) -> str:
         """What a user says instead of a value they forgot to give ("my account", "money")."""
         if p.ref:
-            owned = bool(p.ref.table.__table__.foreign_keys)  # accounts, cards: "my"; customers: "the"
+            owned = _owned(p.ref.table)
             n = noun(p.ref.table)
             names = self.voice.names(p.ref.table_name) if self.voice is not None else None
             if names is not None and names.called:
@@ -154,7 +153,7 @@ class Renderer:
         rows = _rows_with_id(producer.result, value)
         if rows is None:
             return None
-        named = self.voice.name_row(table, rows[0], rows[1], bool(self.tables[table].__table__.foreign_keys))
+        named = self.voice.name_row(table, rows[0], rows[1], _owned(self.tables[table]))
         return named[0] if named is not None else None
 
     def _role(self, value: str, n: str, producer: Step) -> str | None:
@@ -169,25 +168,6 @@ class Renderer:
         if role == n and owner == n:
             return f"that {n}"  # {"event": id} of the event just made: not "the event of that event"
         return f"the {n} of that {owner}" if role == n else f"the {role} of that {owner}"
-
-    def _by_attribute(self, value: str, n: str, result: Any, rng: random.Random) -> str | None:
-        rows = _rows_with_id(result, value)
-        if rows is None:
-            return None
-        row, siblings = rows
-        options = []
-        for col, v in row.items():
-            if col == "id" or col.endswith("_id") or v is None or isinstance(v, bool) or len(str(v)) > 40:
-                continue
-            if sum(1 for r in siblings if r.get(col) == v) == 1:
-                plain = isinstance(v, str) and "," not in v and not re.match(r"\d{4}-\d{2}", v)
-                named = 0 if col in _DESCRIBING else 1 if plain else 2
-                options.append((named, len(str(v)), col, v))
-        if not options:
-            return None
-        best = min(options)[:1]
-        _, _, col, v = rng.choice([o for o in options if o[:1] == best and o[1] <= max(12, min(options)[1])])
-        return f"the {n} whose {human(col)} is {v}"
 
     def said(self, step: Step, before: Sequence[Step]) -> dict[str, str]:
         """The words the user's request used for each argument, for an answer to say back: the
@@ -218,7 +198,7 @@ class Renderer:
         if self.voice is None or p.ref is None or p.ref.path:
             return None
         table = p.ref.table_name
-        mine = bool(self.tables[table].__table__.foreign_keys) if table in self.tables else False
+        mine = table in self.tables and _owned(self.tables[table])
         for s in reversed(before):
             rows = _rows_with_id(s.result, value)
             if rows is None and isinstance(s.result, dict) and s.result.get("id") == value:
@@ -317,12 +297,15 @@ class Renderer:
         return rng.choice(PERSONAS)
 
 
+def _owned(table: Any) -> bool:
+    """Rows that hang off another (accounts, cards) are "my ..." to the user; roots (customers) are not."""
+    return bool(table.__table__.foreign_keys)
+
+
 def _dates_said(text: str) -> str:
     """Stored days inside a value a user types, said as a person writes them ("April 12, 1990")."""
-    return re.sub(
-        r"(?<![\w/.-])(\d{4})-(\d{2})-(\d{2})(?![\w/.-])",
-        lambda m: date(int(m.group(1)), int(m.group(2)), int(m.group(3))).strftime("%B %-d, %Y"),
-        text,
+    return DATE_IN_TEXT.sub(
+        lambda m: date(int(m.group(1)), int(m.group(2)), int(m.group(3))).strftime("%B %-d, %Y"), text
     )
 
 

@@ -18,13 +18,11 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from querygen.text.dates import clock_words
+from querygen.text.dates import DATE_IN_TEXT, clock_words
 from servers.kit import Domain, ToolSpec
 from servers.kit.language import SLOT, Language, Names
 
 _ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2}))?")
-# a date written inside free text ("until 2026-12-31"), not one inside a name ("2026-05-24-launch.md")
-_ISO_IN_TEXT = re.compile(r"(?<![\w/.-])\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?(?![\w/.-])")
 MAX_LISTED = 3  # items of a list an answer names before "and N more"
 
 
@@ -154,6 +152,11 @@ class Voice:
     def names(self, table: str) -> Names | None:
         return self.lang.tables.get(table)
 
+    def holds(self, table: str) -> bool:
+        """People hold rows of ``table`` (an order number, a flight by number and day)."""
+        names = self.lang.tables.get(table)
+        return names is not None and names.held is not None
+
     def held(self, table: str, key: Any, row: Mapping[str, Any] | None = None) -> str | None:
         """How the user quotes a row they hold ("order ORD-000048", "flight TW518 on Friday,
         July 17"), or None if its id is internal (or its held columns need a ``row`` not given)."""
@@ -162,9 +165,7 @@ class Voice:
             return None
         if [m.group(1) for m in SLOT.finditer(names.held)] == ["id"]:
             return names.held.replace("{id}", str(key))
-        if row is None:
-            return "" if key == "" else None  # "" asks whether the table is held at all
-        return self._try_fill(table, names.held, row)
+        return self._try_fill(table, names.held, row) if row is not None else None
 
     def name_row(
         self,
@@ -338,7 +339,7 @@ class Voice:
         if isinstance(value, str) and "/" in value:
             return value  # a path keeps every character
         if isinstance(value, str):
-            return self.lang.words_for(table, col, value) or _ISO_IN_TEXT.sub(
+            return self.lang.words_for(table, col, value) or DATE_IN_TEXT.sub(
                 lambda m: self._day_in_text(m.group()), value
             )
         return number(value)

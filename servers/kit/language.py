@@ -293,10 +293,6 @@ def _columns(table: Any) -> set[str]:
     return {c.name for c in table.__table__.columns} - set(marks(table).hidden or ())
 
 
-def _pk(table: Any) -> str:
-    return next(iter(table.__table__.primary_key.columns)).name
-
-
 def _slots(text: str, where: str) -> list[tuple[str, str | None, str | None]]:
     """The slots of a template as (name, filter, argument); a malformed brace is an error."""
     try:

@@ -61,22 +61,6 @@ say.state(PaymentMethod, "label", **{"PayPal": "PayPal account", "Store gift car
 say.state(PaymentMethod, "kind", card="card", paypal="PayPal", gift_card="gift card")
 
 
-def words(tool: str, **by_param: dict) -> None:
-    """Give a declared tool its words for its own enum/bool/number params.
-
-    Declared apart from the tool's requests so that one words table serves several tools; the
-    tool is declared again with them, so the kit checks them like any other words."""
-    a = say.tools[tool]
-    say.tool(
-        tool,
-        asks=a.phrasings,
-        tells=a.tells,
-        words={**a.words, **by_param},
-        one_form=a.one_form,
-        values=a.values,
-    )
-
-
 IN_STOCK = {True: "only what's in stock", False: "sold-out ones too"}
 STARS = {1: "1 star", 2: "2 stars", 3: "3 stars", 4: "4 stars", 5: "5 stars"}
 
@@ -104,8 +88,8 @@ say.tool(
         "In {@category}, cheapest first: {products:list(name)}.",
         "There's nothing in {@category} that fits right now.",
     ],
+    words={"in_stock_only": IN_STOCK},
 )
-words("browse_category", in_stock_only=IN_STOCK)
 say.tool(
     "search_products",
     asks=[
@@ -137,8 +121,8 @@ say.tool(
             "lip balm",
         )
     },
+    words={"in_stock_only": IN_STOCK},
 )
-words("search_products", in_stock_only=IN_STOCK)
 say.tool(
     "get_product",
     asks=[
@@ -193,8 +177,8 @@ say.tool(
             "Ordered it to replace my old one.",
         ),
     },
+    words={"rating": STARS},
 )
-words("write_review", rating=STARS)
 
 # -- the customer's account -----------------------------------------------------------------
 say.tool(
@@ -246,9 +230,7 @@ say.tool(
         "zip_code": ("94110", "94607", "94704", "94117"),
         "label": ("work", "cabin", "studio", "office"),
     },
-)
-words(
-    "add_address", make_default={True: "ship there by default from now on", False: "keep my current default"}
+    words={"make_default": {True: "ship there by default from now on", False: "keep my current default"}},
 )
 say.tool(
     "list_payment_methods",
