@@ -184,7 +184,8 @@ class Renderer:
                 better = self._named_in(p, value, before) if ref.kind == "flow" else None
                 out[p.name] = better or ref.phrase
             elif ref is not None and ref.kind in ("name", "id") and isinstance(value, str):
-                out[p.name] = value  # "@jadams" as the user typed it
+                words = self.voice.tool_words(step.spec, p.name, value) if self.voice is not None else None
+                out[p.name] = words or value  # "@jadams" as the user typed it, "fl oz" for floz
             elif self.voice is not None and (words := self.voice.value_words(step.spec, p.name, value)):
                 out[p.name] = words
             elif isinstance(value, str) and p.ref is None:
@@ -230,6 +231,9 @@ class Renderer:
                 phrase = phrases[piece]
                 if not phrase:  # an amount left out: "change my budget", not "change my budget to"
                     out[-1] = re.sub(r"\b(?:to|of|by|for|at)\s*$", "", out[-1])
+                    after = pieces[k + 1].lstrip() if k + 1 < len(pieces) else ""
+                    if after[:1].lower() in tuple("aeiou"):  # "a {price} item": "an item"
+                        out[-1] = re.sub(r"\b([Aa])(\s*)$", r"\1n\2", out[-1])
                 ref = step.refs.get(piece)
                 if ref is not None and ref.bare and out[-1].rstrip().lower().endswith("how many"):
                     phrase = ref.bare  # "how many Kestrel Green Tea", not "how many the product ..."

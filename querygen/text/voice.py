@@ -12,6 +12,7 @@ the generic fallback of ``render`` and ``answers``.
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
 from collections.abc import Mapping, Sequence
@@ -49,10 +50,22 @@ def number(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and not value.is_integer():
-        return f"{value:,.2f}".rstrip("0").rstrip(".")
+        # two decimals, or two significant digits below 0.1 ("0.044 mi", not "0.04 mi")
+        places = 2 if abs(value) >= 0.1 else min(10, 1 - math.floor(math.log10(abs(value))))
+        return f"{value:,.{places}f}".rstrip("0").rstrip(".")
     if isinstance(value, int | float):
         return f"{int(value):,}" if abs(value) >= 10000 else str(int(value))  # "1,881,060"
     return str(value)
+
+
+def exact(value: Any) -> str:
+    """A number with every decimal it carries, for an answer whose precision was asked for
+    ("rounded to 3 places": "3.142", where :func:`number` would say "3.14")."""
+    if isinstance(value, float) and not value.is_integer():
+        text = f"{value:.10f}".rstrip("0").rstrip(".")
+        whole, _, frac = text.partition(".")
+        return f"{int(whole):,}.{frac}" if abs(value) >= 10000 else text
+    return number(value)
 
 
 def day(value: Any, today: date) -> str:
@@ -137,13 +150,17 @@ class Voice:
         """A value the agent carries from an earlier call (a token), never in a user's words."""
         return param in self.lang.passed
 
-    def value_words(self, spec: ToolSpec, param: str, value: Any) -> str | None:
-        """The declared words for a parameter's value (its own words, else its column's states)."""
+    def tool_words(self, spec: ToolSpec, param: str, value: Any) -> str | None:
+        """The words the tool's own declaration gives this value of a parameter ("fl oz" for floz)."""
         declared = self.lang.tools.get(spec.name)
         if declared is not None and param in declared.words:
-            words = declared.words[param]
-            if value in words:
-                return words[value]
+            return declared.words[param].get(value)
+        return None
+
+    def value_words(self, spec: ToolSpec, param: str, value: Any) -> str | None:
+        """The declared words for a parameter's value (its own words, else its column's states)."""
+        if (words := self.tool_words(spec, param, value)) is not None:
+            return words
         if isinstance(value, str | bool):
             return self.lang.words_for(spec.returns, param, value)
         return None
@@ -313,6 +330,10 @@ class Voice:
             raise Unsaid(col)
         if filt == "money":
             return money(value)
+        if filt == "exact":
+            return exact(value)
+        if filt == "abs":  # a distance either way: "39 days", whichever date came first
+            return number(abs(value)) if isinstance(value, int | float) else str(value).lstrip("-")
         if filt == "day":
             return day(value, self.today)
         if filt == "when":

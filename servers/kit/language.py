@@ -23,6 +23,8 @@ so a later one is the fallback for an empty list or a missing field):
 
     {field}                a field of the result (dotted for nested: ``{account.balance}``), else an argument
     {field:money}          "$1,234.50"
+    {field:exact}          a number with every decimal it has ("3.142"; plain numbers keep two)
+    {field:abs}            a number without its sign ("39 days" between two dates either way round)
     {field:day}            "Tuesday, June 2"        {field:when}  "Tuesday, June 2 at 3 pm"
     {field:state}          the declared words for that value of the column (``states``)
     {rows:count(noun)}     "3 payees" / "1 payee"   (``noun`` singular; plural made for you)
@@ -59,6 +61,8 @@ if TYPE_CHECKING:
 SLOT = re.compile(r"\{(@?[\w.]+)(?::(\w+)(?:\(([\w ,:=]*)\))?)?\}")
 FILTERS = {
     "money": False,
+    "exact": False,
+    "abs": False,
     "day": False,
     "when": False,
     "state": False,

@@ -40,3 +40,6 @@ from servers.domains.utilities.model import utilities
 utilities.include(seed, numbers, percentages, units, dates)
 
 __all__ = ["utilities"]
+
+# the words people ask the desk with and its answers (read by the task generator)
+from servers.domains.utilities import language as _language  # noqa: E402,F401
