@@ -48,6 +48,7 @@ _SEARCH_WORDS = ("query", "text", "q", "keyword", "keywords", "search", "term", 
 # written with \d or [0-9]; their values are always real dates near the reference moment.
 _DAY_PATTERN = re.compile(r"(\\d|\[0-9\])\{4\}-(\\d|\[0-9\])\{2\}-(\\d|\[0-9\])\{2\}")
 _MOMENT_PATTERN = re.compile(_DAY_PATTERN.pattern + r"T")
+_ISO_DAY_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _WHOLE_AMOUNTS = (5, 10, 15, 20, 25, 30, 40, 50, 60, 75, 80, 100, 120, 150, 200, 250)
 
 
@@ -63,6 +64,28 @@ def _looks_ahead(spec: ToolSpec, name: str, rng: random.Random) -> bool:
     if any(word in name for word in _BACKWARD):
         return False
     return rng.random() < 0.5
+
+
+# the end of a date range and its opening: a person asks "from June 3 to June 20", never backwards
+_RANGE_ENDS = {"end": "start", "to": "from", "until": "since", "before": "after"}
+
+
+def _range_start(name: str, args: Mapping[str, Any]) -> str | None:
+    """The date already chosen for the opening of the range ``name`` closes ("end_day" after
+    "start_day", "date_to" after "date_from"), or None."""
+    for end, start in _RANGE_ENDS.items():
+        for opening in {name.replace(end, start, 1)} if end in name.split("_") else ():
+            value = args.get(opening)
+            if isinstance(value, str) and _ISO_DAY_VALUE.match(value):
+                return value
+    return None
+
+
+def _after(opening: str, rng: random.Random, *, moment: bool) -> str:
+    """A day (or the same kind of moment) 1-45 days after ``opening``."""
+    start = datetime.fromisoformat(opening)
+    later = start + timedelta(days=rng.randint(1, 45))
+    return later.isoformat(timespec="minutes") if moment else later.date().isoformat()
 
 
 def sample_pattern(pattern: str, rng: random.Random) -> str | None:
@@ -351,6 +374,8 @@ class ValueMaker:
         pattern = p.constraints.get("pattern")
         if name == "month" or "month" in p.description.lower() and "YYYY-MM" in p.description:
             return self._month(rng)
+        if pattern and _DAY_PATTERN.search(pattern) and (opening := _range_start(name, args)):
+            return _after(opening, rng, moment=bool(_MOMENT_PATTERN.search(pattern)))
         if pattern and _MOMENT_PATTERN.search(pattern):
             return self._moment(rng, future=_looks_ahead(spec, p.name, rng))
         if pattern and _DAY_PATTERN.search(pattern):
