@@ -99,3 +99,20 @@ def test_reads_ask_about_days_ahead_too_but_filters_look_back():
     assert not any(_looks_ahead(read, name, rng) for name in ("since_day", "placed_after", "before"))
     plain = [_looks_ahead(read, "day", rng) for _ in range(200)]
     assert 60 < sum(plain) < 140  # "what do I have on ..." is ahead about half the time
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [("start", "end"), ("start_day", "end_day"), ("date_from", "date_to"), ("since", "until")],
+)
+def test_a_range_is_asked_forwards_from_its_opening_day(opening: str, closing: str) -> None:
+    """ "The working days from June 17 to April 17" is no question a person asks: a range's end is
+    drawn after its start, as a day or a moment like the start."""
+    from querygen.plan.values import _after, _range_start
+
+    rng = random.Random(3)
+    for start in ("2026-06-17", "2026-04-02T09:30"):
+        assert _range_start(closing, {opening: start}) == start
+        ends = [_after(start, rng, moment="T" in start) for _ in range(50)]
+        assert all(e > start and ("T" in e) == ("T" in start) for e in ends)
+    assert _range_start(closing, {}) is None and _range_start("trend", {"strend": "2026-06-01"}) is None
