@@ -55,3 +55,26 @@ def test_unknown_domain_and_bad_paths_fail_cleanly(tmp_path):
     assert res.returncode == 2 and "--admin-token" in res.stderr
     res = run(tmp_path, "snapshot", "build", "--domain", "banking", "--scale", "huge", "--out", "x")
     assert res.returncode == 2 and "invalid choice" in res.stderr
+
+
+def test_help_states_every_default_a_command_uses_unasked(tmp_path, monkeypatch):
+    """``generate --help`` says it draws 100 banking tasks unless told otherwise; every option of
+    every subcommand that has a default shows it."""
+    import argparse
+
+    from toolground.cli import build_parser
+
+    monkeypatch.setenv("COLUMNS", "400")  # one line per option: "eval-out" not cut at its hyphen
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name, sub in commands.items():
+        text = " ".join(sub.format_help().split())
+        for action in sub._actions:
+            if (
+                action.option_strings
+                and action.help
+                and action.default not in (None, False, "", argparse.SUPPRESS)
+            ):
+                assert f"(default: {action.default})" in text, (name, action.dest)
+    res = run(tmp_path, "generate", "--help")
+    assert res.returncode == 0 and "(default: banking)" in res.stdout and "(default: 100)" in res.stdout

@@ -26,6 +26,31 @@ COMMANDS = {  # name -> the module that registers it
 }
 
 
+class ShowDefaults(argparse.HelpFormatter):
+    """Help that states each option's default ("--n N  number of tasks to keep (default: 100)"),
+    so nothing a command does unasked is hidden; options without one (None, off) say nothing."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" in text
+            or default in (None, False, "", argparse.SUPPRESS)
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def _show_defaults(parser: argparse.ArgumentParser) -> None:
+    """Every subcommand's parser (and theirs: ``snapshot build``) with :class:`ShowDefaults`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                child.formatter_class = ShowDefaults
+                _show_defaults(child)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """Every subcommand's parser, or only the one named ``only``.
 
@@ -37,6 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, module in COMMANDS.items():
         if only is None or name == only:
             importlib.import_module(module).register(sub)
+    _show_defaults(parser)
     return parser
 
 
