@@ -306,26 +306,27 @@ say.tool(
 )
 say.tool(
     "list_transactions",
+    # no payee, category or account filter: the tool takes one of another budget without a word,
+    # and the sampler draws them apart from the budget the user names (see the report of issue 32)
     asks=[
         "Show the transactions of {budget} for {month}.",
-        "List my transactions at {payee} in {budget}.",
+        "What went through {budget} in {month}?",
+        "Show me the latest transactions in {budget}.",
         "Which transactions in {budget} are {unapproved}?",
-        "What did I spend from {category} in {budget} in {month}?",
-        "What's gone through {account} in {budget} lately?",
+        "Show me what's {unapproved} in {budget}, I want to review the imports.",
         "Are there any {uncategorized} transactions in {budget}? I want to clean them up.",
-        "Show me what I spent at {payee} in {month}, it's in {budget}.",
     ],
     tells=[
-        "{@unapproved:yes}{transactions:count(transaction)} waiting for approval, the latest: "
-        "{transactions:list(payee, amount:money, day:day)}.",
-        "{@uncategorized:yes}{transactions:count(uncategorized transaction)}, the latest: "
-        "{transactions:list(payee, amount:money, day:day)}.",
-        "{@payee:yes}{transactions:count(transaction)} with {@payee}, the latest: "
-        "{transactions:list(amount:money, day:day)}.",
-        "{transactions:count(transaction)}, the latest: {transactions:list(payee, amount:money, day:day)}.",
+        "You have {transactions:count(transaction)} waiting for approval; the latest: "
+        "{transactions:list(payee, amount:money, day:day)}.{@unapproved:yes}",
+        "You have {transactions:count(uncategorized transaction)}: "
+        "{transactions:list(payee, amount:money, day:day)}.{@uncategorized:yes}",
+        "{@budget} had {transactions:count(transaction)} that month; the latest: "
+        "{transactions:list(payee, amount:money, day:day)}.{@month:yes}",
+        "The latest transactions in {@budget}: {transactions:list(payee, amount:money, day:day)}.",
         "Nothing is waiting for approval.{@unapproved:yes}",
         "There are no uncategorized transactions.{@uncategorized:yes}",
-        "There are no transactions like that.",
+        "There are no transactions in {@budget} for that month.",
     ],
     words={
         "unapproved": {True: "still waiting for approval"},
@@ -388,14 +389,14 @@ say.tool(
         "Done, {@transaction} is updated.",
     ],
     words={"cleared": {"cleared": "cleared by the bank", "uncleared": "not cleared yet"}},
-    values={"memo": MEMOS},
+    values={"memo": MEMOS, "amount": (12.5, 18.99, 24.5, 36, 45.2, 60, 84.75, 110, 149.99)},
 )
 say.tool(
     "split_transaction",
     asks=[
         "Split {transaction} between {categories}.",
         "Divide {transaction} evenly across {categories}.",
-        "That was a mixed shop: split {transaction} evenly between {categories}.",
+        "Part of {transaction} was for something else: split it evenly between {categories}.",
         "Break {transaction} into equal parts for {categories}.",
         "Please split {transaction} across {categories}.",
     ],
