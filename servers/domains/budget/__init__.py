@@ -53,3 +53,6 @@ from servers.domains.budget.model import budget
 budget.include(seed, plan, setup, register, edits, reconcile)
 
 __all__ = ["budget"]
+
+# the words its users speak and its assistant answers with (read by the task generator)
+from servers.domains.budget import language as _language  # noqa: E402,F401
