@@ -94,6 +94,9 @@ class ArgumentDrafter:
             shown = self._shown_path(d, p, step, where, exclude)
             if shown is not None:
                 return shown, Origin("user")
+        again = self._again(d, table, where, exclude)
+        if again is not None:
+            return again, self.seen_in(again, table, steps)
         got = self._flow(d, p, step, where, j, exclude)
         if got is not None:  # a path is the user's own name for their file, found or not
             return got[1], Origin("user") if p.ref.path else Origin("flow", got[0])
@@ -116,6 +119,21 @@ class ArgumentDrafter:
         if namer.owned(table) or actor_slot:
             namer.adopt(conn, table, value, scene)
         return value, Origin("user") if p.ref.path else self.seen_in(value, table, steps)
+
+    def _again(self, d: Draft, table: str, where: str | None, exclude: list[Any]) -> Any:
+        """Most of the time, a row an earlier request of the story acted on or asked about: one
+        person's morning stays in one budget, one home, one store, rather than hopping to another
+        of the many a lookup lists."""
+        used = [
+            k
+            for s in d.steps
+            for q, k in ref_keys(s).items()
+            if isinstance(k, str) and k not in exclude and _ref_table(s.spec, q) == table
+        ]
+        if not used or d.rng.random() >= STAY:
+            return None
+        again = self.sampler.satisfying(d.reading, table, list(dict.fromkeys(used)), where)
+        return d.rng.choice(again) if again else None
 
     def _shown_path(self, d: Draft, p: Param, step: Step, where: str | None, exclude: list[Any]) -> Any:
         """A file the conversation already met: one an earlier call took, or showed by its path
@@ -222,6 +240,9 @@ class ArgumentDrafter:
                 for v in found:
                     if v not in context.setdefault(table, []):
                         context[table].append(v)
+
+
+STAY = 0.8  # the share of requests about a kind of row that stay with the story's own row of it
 
 
 def ref_keys(step: Step) -> dict[str, Any]:
