@@ -194,36 +194,36 @@ say.tool(
         "I changed my mind about {payout}, cancel it.",
         "Can you cancel {payout} before it goes out?",
     ],
-    tells=["{@payout} is canceled; the {amount:money} is back in your balance, which now has {available_balance:money} available."],
+    tells=[
+        "{@payout} is canceled; the {amount:money} is back in your balance, which now has {available_balance:money} available."
+    ],
 )
 
 # -- customers -------------------------------------------------------------------------------
 say.tool(
     "find_customer",
     asks=[
-        "Is {email} one of {merchant}'s customers?",
-        "Look up {email} among {merchant}'s customers.",
-        "Who is {email} in {merchant}'s customer list?",
-        "Can you find {email} in {merchant}'s customers? They just emailed me.",
-        "Check {merchant}'s customers for {email}, please.",
+        "Which customer has the email {email}?",
+        "A payment came in from {email}. Who is that?",
+        "Look up the customer with the email {email}.",
+        "Can you find {email} among the customers? They just emailed me.",
+        "Who's behind {email}? I want to check before I reply.",
     ],
-    tells=["{email} is your customer {customers.0.name}."],
+    tells=["{email} belongs to {customers.0.name}."],
 )
 say.tool(
     "list_customers",
     asks=[
-        'Which of {merchant}\'s customers match "{query}"?',
-        "Search {merchant}'s customers for {query}.",
-        "Find {query} in {merchant}'s customer list.",
-        "I can't remember the full name. Look for {query} among {merchant}'s customers.",
-        "Who are {merchant}'s customers?",
-        'Search {merchant}\'s customers for "{query}", {include_deleted}.',
+        'Which customers have "{query}" in their name or email?',
+        'Search the customers for "{query}".',
+        'I can\'t remember the full name, it had "{query}" in it. Who could that be?',
+        'Find customers matching "{query}".',
+        'Look up "{query}" in the customer list.',
+        'Search the customers for "{query}", {include_deleted}.',
     ],
     tells=[
         '{customers:count(customer)} match "{@query}": {customers:list(name, email)}.',
-        "You have {customers:count(customer)}, including {customers:list(name)}.",
         'No customer matches "{@query}".',
-        "You have no customers yet.",
     ],
     words={"include_deleted": {True: "deleted ones included", False: "leaving out deleted ones"}},
 )
@@ -234,12 +234,12 @@ say.tool(
         "Pull up {customer}'s account, please.",
         "Does {customer} owe me anything?",
         "What do you have on file for {customer}?",
-        "{customer} wants to pay by card. What do they have saved, and what's still open?",
+        "My customer wants to pay by card. What does {customer} have saved, and what's still open?",
     ],
     tells=[
-        "{name} has {payment_methods:count(saved payment method)} ({payment_methods:list(brand, last4)}) "
+        "{name} has {payment_methods:count(saved payment method)}, ending {payment_methods:list(last4)}, "
         "and {open_invoices:count(unpaid invoice)}, with {open_invoices:sum(amount_due)} still due.",
-        "{name} has {payment_methods:count(saved payment method)} ({payment_methods:list(brand, last4)}) "
+        "{name} has {payment_methods:count(saved payment method)}, ending {payment_methods:list(last4)}, "
         "and nothing outstanding.",
         "{name} has no saved payment method and {open_invoices:count(unpaid invoice)}, "
         "with {open_invoices:sum(amount_due)} still due.",
@@ -272,10 +272,10 @@ say.tool(
     "attach_card",
     asks=[
         "Save a card for {customer}: {card_number}, expires {exp_month}/{exp_year}, CVC {cvc}.",
-        "{customer} gave me their card over the phone: {card_number}, exp {exp_month}/{exp_year}, "
+        "My customer {customer} read me their card over the phone: {card_number}, exp {exp_month}/{exp_year}, "
         "security code {cvc}. Please add it.",
         "Add the card {card_number} (exp {exp_month}/{exp_year}, CVC {cvc}) to {customer} {make_default}.",
-        "{customer}'s old card expired. Save the new one, {card_number}, exp {exp_month}/{exp_year}, "
+        "The old card of {customer} expired. Save the new one, {card_number}, exp {exp_month}/{exp_year}, "
         "CVC {cvc}, in place of {replaces}.",
         "Replace {replaces} of {customer} with the new card {card_number}, expiring {exp_month}/{exp_year}, CVC {cvc}.",
         "Put {card_number}, expiring {exp_month}/{exp_year}, code {cvc}, on file for {customer}.",
@@ -284,7 +284,7 @@ say.tool(
         "The {brand:state} ending {last4} is saved for {@customer} in place of {@replaces}, "
         "and it's now their default.{default:yes}",
         "The {brand:state} ending {last4} is saved in place of {@replaces}, and it's now the default.{default:yes}",
-        "The {brand:state} ending {last4} is saved for {@customer} and is now their default.{default:yes}",
+        "The {brand:state} ending {last4} is saved for {@customer} and is now their default card.{default:yes}",
         "The {brand:state} ending {last4} is saved for {@customer}.",
         "The {brand:state} ending {last4} is saved.",
     ],
@@ -294,7 +294,7 @@ say.tool(
     "detach_payment_method",
     asks=[
         "Remove {payment_method}.",
-        "Take {payment_method} off file, the customer asked me to.",
+        "Remove {payment_method}, the customer asked me to.",
         "Please delete {payment_method}; it was reported stolen.",
         "Detach {payment_method} so nobody charges it by mistake.",
         "We shouldn't keep {payment_method} on file any more. Remove it.",
@@ -341,7 +341,7 @@ say.tool(
     ],
     tells=[
         "{@invoice} is still a draft: {total:money} for {lines:list(description)}, not sent yet.{number:no}",
-        "{@invoice} is still an empty draft.{number:no}",
+        "It's still an empty draft, with no lines yet.{number:no}",
         "Invoice {number} is overdue: {amount_due:money} of {total:money} was due {due_date:day}.{overdue:yes}",
         "Invoice {number} is {status:state}: {total:money} for {lines:list(description)}, "
         "and nothing is left to pay.{amount_due:no}",
@@ -405,7 +405,7 @@ say.tool(
     "finalize_invoice",
     asks=[
         "Finalize {invoice} so I can send it.",
-        "{invoice} is ready, finalize it.",
+        "I'm happy with {invoice}, finalize it.",
         "Please finalize {invoice}.",
         "I'm done adding lines to {invoice}. Finalize it.",
         "Lock in {invoice} and give it a number.",
@@ -418,7 +418,7 @@ say.tool(
         "Void {invoice}, I sent it by mistake.",
         "Please void {invoice}.",
         "Cancel {invoice}; the job fell through.",
-        "{invoice} was a duplicate. Void it.",
+        "I sent {invoice} twice. Void it.",
         "Void {invoice}, we settled it another way.",
     ],
     tells=["Invoice {number} is void now; nothing is owed on it."],
@@ -462,7 +462,7 @@ say.tool(
         "Take {amount} off {invoice}, {reason}.",
         "Issue a credit note of {amount} on {invoice}.",
         "Credit {amount} on {invoice} and {refund}.",
-        "{invoice} was too high by {amount} because {reason}. Credit it.",
+        "I overcharged on {invoice} by {amount} because {reason}. Credit it.",
         "Please credit the customer {amount} on {invoice}.",
         "Give a {amount} credit on {invoice}, {reason}, and {refund}.",
     ],
@@ -495,17 +495,17 @@ say.tool(
         'Charge {customer} {amount} for "{description}".',
         'Bill {customer} {amount} for "{description}" on their card.',
         'Put a hold of {amount} on {customer}\'s card for "{description}"{capture}.',
-        'Charge {amount} to {payment_method} for "{description}", it\'s {customer}\'s.',
+        'Charge {customer} {amount} for "{description}" on {payment_method}.',
         'Charge {customer} {amount} for "{description}" with the key {idempotency_key} so it can\'t go through twice.',
-        '{customer} owes me {amount} for "{description}". Charge them.',
+        'My customer {customer} owes me {amount} for "{description}". Charge them.',
     ],
     tells=[
         "The charge was declined ({failure_code:state}); nothing was taken from {@customer}.",
         "That charge already went through with the same key: {amount:money}, payment {id}. "
         "Nothing was charged twice.{idempotent_replay:yes}",
-        "{amount:money} is on hold on {@customer}'s card for {description}; capture it within 7 days. "
+        '{amount:money} is on hold on the card of {@customer} for "{description}"; capture it within 7 days. '
         "The payment number is {id}.{amount_captured:no}",
-        "{@customer} was charged {amount:money} for {description}. The payment number is {id}.",
+        '{@customer} was charged {amount:money} for "{description}". The payment number is {id}.',
     ],
     words={"capture": {False: ", don't capture it yet", True: " and capture it right away"}},
     values={
@@ -562,14 +562,17 @@ say.tool(
         "Is there anything left to refund on {payment}?",
     ],
     tells=[
-        '{@payment} was {amount:money} for "{description}"; it is disputed as {dispute.reason:state} '
-        "and the dispute is {dispute.status:state}.{dispute:yes}",
-        '{@payment} was {amount_captured:money} for "{description}"; {amount_refunded:money} has been refunded '
-        "and {refundable:money} can still be.{amount_refunded:yes}{refundable:yes}",
-        '{@payment} was {amount_captured:money} for "{description}" and has been refunded in full.{amount_refunded:yes}',
-        '{@payment} was {amount:money} for "{description}", paid {created_at:day}; nothing has been refunded.{refundable:yes}',
-        "{@payment} was declined ({failure_code:state}).",
-        '{@payment} is {amount:money} for "{description}", {status:state}.',
+        '{@payment} ({amount:money} for "{description}") is disputed as {dispute.reason:state}; '
+        "the dispute is {dispute.status:state}, so it can't be refunded.{dispute:yes}",
+        "{amount_refunded:money} of {@payment} has been refunded, and {refundable:money} more can still be."
+        "{amount_refunded:yes}{refundable:yes}",
+        "{@payment} was refunded in full ({amount_refunded:money}).{amount_refunded:yes}",
+        'Nothing has been refunded on {@payment} yet: it was paid {created_at:day} for "{description}", '
+        "and all {refundable:money} can still be refunded.{refundable:yes}",
+        "{@payment} was declined ({failure_code:state}), so nothing was taken or refunded.",
+        '{@payment} ({amount:money} for "{description}") is {status:state}; nothing has been captured or refunded.'
+        "{amount_captured:no}",
+        '{@payment} ({amount:money} for "{description}") is {status:state}.',
     ],
 )
 say.tool(
@@ -707,7 +710,7 @@ say.tool(
     asks=[
         "Switch {endpoint} {enabled}.",
         "Please turn {endpoint} {enabled}.",
-        "{endpoint} should only get {events} from now on.",
+        "From now on, {endpoint} should only get {events}.",
         "Change {endpoint} to send just {events}.",
         "We're moving servers. Turn {endpoint} {enabled} for now.",
     ],
@@ -719,7 +722,7 @@ say.tool(
     asks=[
         "Resend {event} to {endpoint}.",
         "My server was down. Send {event} to {endpoint} again.",
-        "{endpoint} missed {event}; please redeliver it.",
+        "My endpoint was down. Redeliver {event} to {endpoint}.",
         "Retry {event} on {endpoint}.",
         "Can you push {event} to {endpoint} once more?",
     ],
