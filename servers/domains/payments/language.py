@@ -37,7 +37,6 @@ say.names(
     PaymentMethod,
     "the {brand:state} ending {last4}",
     "the {kind:state} ending {last4}",
-    "the {status:state} {brand:state} ending {last4}",
     found_in={"get_customer": ("payment_methods", "id", "customer_id")},
     within="{row} that {owner} has on file",
 )
@@ -195,7 +194,8 @@ say.tool(
         "Can you cancel {payout} before it goes out?",
     ],
     tells=[
-        "{@payout} is canceled; the {amount:money} is back in your balance, which now has {available_balance:money} available."
+        "{@payout} is canceled and the money is back in your balance; "
+        "you have {available_balance:money} available now."
     ],
 )
 
@@ -297,7 +297,7 @@ say.tool(
         "Remove {payment_method}, the customer asked me to.",
         "Please delete {payment_method}; it was reported stolen.",
         "Detach {payment_method} so nobody charges it by mistake.",
-        "We shouldn't keep {payment_method} on file any more. Remove it.",
+        "We shouldn't keep {payment_method} any more. Remove it.",
     ],
     tells=["{@payment_method} is removed and can't be charged any more."],
 )
@@ -323,8 +323,8 @@ say.tool(
         "{@customer} has {invoices:count(invoice)}: {invoices:list(number, total:money, status)}.",
         "You have {invoices:count(invoice)}; the latest are {invoices:list(number, total:money, status)}.",
         "Nothing is overdue.{overdue_only:yes}",
-        "{@customer} has no invoices {@status}.",
-        "You have no invoices {@status}.",
+        "{@customer} has no invoices that are {@status}.",
+        "None of your invoices are {@status}.",
         "{@customer} has no invoices yet.",
         "You have no invoices yet.",
     ],
@@ -386,8 +386,7 @@ say.tool(
         'Add {product} to {invoice} as "{description}" at {unit_amount}.',
     ],
     tells=[
-        'Added "{description}" ({quantity} × {unit_amount:money}); {@invoice} now comes to {invoice_total:money}.',
-        'Added "{description}"; the invoice now comes to {invoice_total:money}.',
+        'Added "{description}" ({quantity} × {unit_amount:money}); the invoice now comes to {invoice_total:money}.',
     ],
     values={
         "description": (
@@ -494,7 +493,7 @@ say.tool(
     asks=[
         'Charge {customer} {amount} for "{description}".',
         'Bill {customer} {amount} for "{description}" on their card.',
-        'Put a hold of {amount} on {customer}\'s card for "{description}"{capture}.',
+        'Put a hold of {amount} on the card of {customer} for "{description}"{capture}.',
         'Charge {customer} {amount} for "{description}" on {payment_method}.',
         'Charge {customer} {amount} for "{description}" with the key {idempotency_key} so it can\'t go through twice.',
         'My customer {customer} owes me {amount} for "{description}". Charge them.',
@@ -567,8 +566,8 @@ say.tool(
         "{amount_refunded:money} of {@payment} has been refunded, and {refundable:money} more can still be."
         "{amount_refunded:yes}{refundable:yes}",
         "{@payment} was refunded in full ({amount_refunded:money}).{amount_refunded:yes}",
-        'Nothing has been refunded on {@payment} yet: it was paid {created_at:day} for "{description}", '
-        "and all {refundable:money} can still be refunded.{refundable:yes}",
+        '{@payment} for "{description}" went through, and nothing has been refunded yet; '
+        "all {refundable:money} can still be refunded.{refundable:yes}",
         "{@payment} was declined ({failure_code:state}), so nothing was taken or refunded.",
         '{@payment} ({amount:money} for "{description}") is {status:state}; nothing has been captured or refunded.'
         "{amount_captured:no}",
@@ -610,7 +609,7 @@ say.tool(
     tells=[
         "You have {disputes:count(dispute)} {@status}: {disputes:list(amount:money, reason)}.",
         "You have {disputes:count(dispute)}: {disputes:list(amount:money, reason, status)}.",
-        "You have no disputes {@status}.",
+        "None of your disputes are {@status}.",
         "You have no disputes.",
     ],
     words={
@@ -693,7 +692,7 @@ say.tool(
         "Create a webhook pointing at {url} for {events}.",
     ],
     tells=[
-        "{url} is registered and switched on for {events}. Its signing secret is {secret}; "
+        "{url} is registered and switched on. Its signing secret is {secret}; "
         "copy it now, it won't be shown again."
     ],
     values={
@@ -714,7 +713,7 @@ say.tool(
         "Change {endpoint} to send just {events}.",
         "We're moving servers. Turn {endpoint} {enabled} for now.",
     ],
-    tells=["{@endpoint} is {status:state} and gets {events}."],
+    tells=["{@endpoint} is {status:state} now.{@enabled:yes}", "{@endpoint} now gets {events}."],
     words={"enabled": {True: "back on", False: "off"}},
 )
 say.tool(
