@@ -12,6 +12,7 @@ The assistant answers with the amounts, days and states asked about, and nothing
 from __future__ import annotations
 
 from servers.domains.payments.model import (
+    EVENT_TYPES,
     CreditNote,
     Customer,
     Delivery,
@@ -669,6 +670,8 @@ say.tool(
         "There are no {@type} events in your log.",
         "Your event log is empty.",
     ],
+    # developers quote event types as written ("invoice.payment_failed"), underscores and all
+    words={"type": {t: t for t in EVENT_TYPES if "_" in t}},
 )
 say.tool(
     "list_webhook_endpoints",
