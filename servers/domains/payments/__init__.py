@@ -61,3 +61,6 @@ from servers.domains.payments.model import payments
 payments.include(seed, customers, invoices, collecting, charges, disputes, webhooks, balance)
 
 __all__ = ["payments"]
+
+# the words its merchants use and its assistant answers with (read by the task generator)
+from servers.domains.payments import language as _language  # noqa: E402,F401

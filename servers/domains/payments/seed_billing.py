@@ -301,6 +301,10 @@ def seed_billing(
     while len(b.payments) < target:
         b.one_off(s.pick(live))
     _numbers(b.invoices, b.merchant)
+    number = {i["id"]: i["number"] for i in b.invoices}
+    for p in b.payments:  # a payment names its invoice by number, as pay_invoice writes it
+        if p["invoice_id"]:
+            p["description"] = f"Invoice {number[p['invoice_id']]}"
     for table, rows in (
         (Invoice, b.invoices),
         (InvoiceLine, b.lines),

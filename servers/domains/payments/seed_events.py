@@ -112,7 +112,7 @@ def _happenings(b: Billing, name: dict[str, str]) -> list[tuple[str, str, str, s
                 inv["merchant_id"],
                 "credit_note.created",
                 n["id"],
-                f"{n['amount']:.2f} on {inv['id']}",
+                f"{n['amount']:.2f} on {inv['number']}",
             )
         )
     for r in b.refunds:
