@@ -153,7 +153,7 @@ say.tool(
     values={"query": SEARCHES},
     words={
         "format": {"auction": "auctions", "fixed_price": "Buy It Now listings"},
-        "condition": {"new": "new", "used": "used", "refurbished": "refurbished", "for_parts": "for-parts"},
+        "condition": {"new": "new", "used": "used", "refurbished": "refurb", "for_parts": "for-parts"},
         "ending_within_hours": HOURS,
         "sort": {
             "ending_soon": "ending soonest first",
@@ -465,9 +465,9 @@ say.tool(
     words={
         "format": {"auction": "an auction", "fixed_price": "a fixed-price listing"},
         "condition": {
-            "new": "brand new",
+            "new": "new and unused",
             "used": "used",
-            "refurbished": "refurbished",
+            "refurbished": "restored to working order",
             "for_parts": "for parts or not working",
         },
         "best_offer": {True: "I'm open to offers", False: "no offers"},
