@@ -170,7 +170,7 @@ say.tool(
         "How much time is left on {listing}?",
         "Tell me about {listing}.",
         "Is {listing} still available, and what's it going for?",
-        "I'm thinking of buying {listing}; where's the price at?",
+        "Where's the price at on {listing}, and how long does it run?",
     ],
     tells=[
         '"{title}" is at {current_price:money} with {bid_count:count(bid)} and {time_left} left; the next bid '
