@@ -261,7 +261,7 @@ say.tool(
         "Please take back my bid on {bid}: {reason}.",
         "I need to withdraw my bid on {bid} because {reason}.",
         "Pull my bid on {bid}; {reason}.",
-        "Can you retract what I bid on {bid}? {reason}.",
+        "Can you retract what I bid on {bid}? It's because {reason}.",
     ],
     tells=[
         'Your bid on "{title}" is retracted; the price went from {price_before:money} to {current_price:money}.',
