@@ -64,3 +64,6 @@ from servers.domains.marketplace.model import marketplace
 marketplace.include(seed, browsing, bidding, offers, selling, shop, orders)
 
 __all__ = ["marketplace"]
+
+# the words its users speak and its assistant answers with (read by the task generator)
+from servers.domains.marketplace import language as _language  # noqa: E402,F401
