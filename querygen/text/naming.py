@@ -73,7 +73,10 @@ class Namer:
         return Scene()
 
     def is_actor_slot(self, param: str, table: str) -> bool:
-        return table == self.person and param in ACTOR_SLOTS
+        """The parameter names the person speaking: a usual name for it, or one the domain's
+        language declares (a payments merchant is ``merchant``)."""
+        voice = self.resolver.voice
+        return table == self.person and (param in ACTOR_SLOTS or (voice is not None and voice.speaker(param)))
 
     def owned(self, table: str) -> bool:
         """Rows of ``table`` belong to a person (an account, an order): the actor's, once there is one."""
