@@ -36,13 +36,14 @@ say.names(
     "the {name} store",
 )
 say.names(Product, "the {name}", within="{row} at {owner}")
-say.names(Employee, "{name}", within="{row} at {owner}")
+say.names(Employee, "{name}", within="{row} at {owner}", called="someone on the team")
 say.names(Supplier, "{name}", "our supplier {name}")
 say.names(
     Transfer,
     "the {quantity}-unit transfer requested on {created_at:day}",
     held="transfer {id}",
     within="{row} at {owner}",
+    called="a transfer",
 )
 say.names(
     Pickup,
@@ -50,6 +51,7 @@ say.names(
     "the hold for {customer_name}",
     "{customer_name}'s hold from {created_at:day}",
     within="{row} at {owner}",
+    called="a customer's pickup hold",
 )
 say.names(
     Reorder,
@@ -57,6 +59,7 @@ say.names(
     "the {quantity}-unit order placed on {created_at:day}",
     held="purchase order {id}",
     within="{row} for {owner}",
+    called="a purchase order",
 )
 
 say.state(
@@ -133,7 +136,7 @@ say.tool(
         "List the stores in the {region} region.",
         "Show me our {kind} in the {region} region.",
         "Which stores are {status} right now?",
-        "Which stores in {city} are {open_now_only}?",
+        "List our stores in {city}, {open_now_only}.",
         "List our {kind}.",
         "Which {status} stores do we have in the {region} region?",
     ],
@@ -156,7 +159,7 @@ say.tool(
             "warehouse": "distribution centers",
         },
         "status": {"open": "open", "temporarily_closed": "temporarily closed", "closed": "closed for good"},
-        "open_now_only": {True: "open at this moment", False: "open or not"},
+        "open_now_only": {True: "only the ones open right now", False: "open or not"},
     },
 )
 say.tool(
@@ -412,8 +415,8 @@ say.tool(
         "Mark {transfer} received; {employee} unloaded it.",
     ],
     tells=[
-        "{@transfer} is received: {quantity_received} of the {quantity} units shipped came in, and the store "
-        "now has {on_hand_at_destination} on hand."
+        "{@transfer} is received: {quantity_received} of the {quantity} units shipped came in, and the receiving "
+        "store now has {on_hand_at_destination} on hand."
     ],
 )
 say.tool(
@@ -438,7 +441,9 @@ say.tool(
         "Show me the last {limit} transfers at {store}.",
     ],
     tells=[
+        "{@store} has {transfers:count(transfer)} {@status} ({@direction}): {transfers:list(id)}.",
         "{@store} has {transfers:count(transfer)} {@status}: {transfers:list(id)}.",
+        "I found {transfers:count(transfer)} at {@store} ({@direction}): {transfers:list(id, status)}.",
         "I found {transfers:count(transfer)} at {@store}: {transfers:list(id, status)}.",
         "There are no transfers like that at {@store}.",
     ],
@@ -510,7 +515,7 @@ say.tool(
     words={
         "status": {
             "active": "waiting to be collected",
-            "picked_up": "collected",
+            "picked_up": "already picked up",
             "cancelled": "cancelled",
             "expired": "expired",
         }
