@@ -54,3 +54,6 @@ from servers.domains.retail_chain.model import retail_chain
 retail_chain.include(seed, stores, stock, transfers, pickups, reorders)
 
 __all__ = ["retail_chain"]
+
+# the words its staff use and its assistant answers with (read by the task generator)
+from servers.domains.retail_chain import language as _language  # noqa: E402,F401
