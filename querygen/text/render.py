@@ -26,7 +26,7 @@ from querygen.plan.sampler import tables_of
 from querygen.plan.step import Step
 from querygen.text.dates import DATE_IN_TEXT, is_date, say_date, stands_alone
 from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, OPENER_RATE, PERSONAS, Persona
-from querygen.text.voice import money, number, voice_of
+from querygen.text.voice import money, month_words, number, voice_of
 from servers.kit import Domain, Param, ToolSpec, marks
 
 _MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
@@ -165,6 +165,8 @@ class Renderer:
             return None
         owner = noun(self.tables[producer.spec.returns]) if producer.spec.returns in self.tables else "result"
         role = human(key)
+        if role.rsplit(" ", 1)[-1] in _NOT_NOUNS:
+            return None  # "requested_by", "from": no one says "the requested by of that transfer"
         if role == n and owner == n:
             return f"that {n}"  # {"event": id} of the event just made: not "the event of that event"
         return f"the {n} of that {owner}" if role == n else f"the {role} of that {owner}"
@@ -181,13 +183,18 @@ class Renderer:
             if ref is not None and ref.kind == "self":
                 out[p.name] = "me"
             elif ref is not None and ref.phrase:
-                better = self._named_in(p, value, before) if ref.kind == "flow" else None
+                quoted = self.voice is not None and p.ref is not None and self.voice.holds(p.ref.table_name)
+                # a number the user quoted ("purchase order ROR-000205") is said back as they said it
+                keep = quoted and isinstance(value, str) and value in ref.phrase
+                better = self._named_in(p, value, before) if ref.kind == "flow" and not keep else None
                 out[p.name] = better or ref.phrase
             elif ref is not None and ref.kind in ("name", "id") and isinstance(value, str):
                 words = self.voice.tool_words(step.spec, p.name, value) if self.voice is not None else None
                 out[p.name] = words or value  # "@jadams" as the user typed it, "fl oz" for floz
             elif self.voice is not None and (words := self.voice.value_words(step.spec, p.name, value)):
                 out[p.name] = words
+            elif isinstance(value, str) and _MONTH.fullmatch(value) and self.voice is not None:
+                out[p.name] = month_words(value, self.voice.today)  # "May", not "2026-05"
             elif isinstance(value, str) and p.ref is None:
                 out[p.name] = value
             elif isinstance(value, int | float) and not isinstance(value, bool) and p.ref is None:
@@ -261,7 +268,9 @@ class Renderer:
         body = body.rstrip("?.! ")
         if extras:
             body += " (" + ", ".join(extras) + ")"
-        if pieces[0].strip():  # a sentence opening on a value ("notes.md is ...") keeps its case
+        # a sentence opening on a value ("notes.md is ...") keeps its case, but not on a phrase
+        # ("the $66 offer from bwatkins ...": "The $66 offer ...")
+        if pieces[0].strip() or re.match(r"(the|my|a|an|that|this|our|your) ", body):
             body = body[:1].upper() + body[1:]
         return body + end, anchors
 
@@ -321,10 +330,26 @@ def _and(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+_NOT_NOUNS = (
+    "by",
+    "from",
+    "to",
+    "for",
+    "of",
+    "at",
+    "with",
+    "on",
+)  # the last word of a key that names no role
+_MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
 def _decapitalise(sentence: str) -> str:
-    """Lower-case a sentence's first letter unless it is "I" or an acronym."""
-    first = sentence.split(" ", 1)[0]
+    """Lower-case a sentence's first letter unless it is "I", an acronym or a name ("Donna Drake
+    approved it": two capitalised words)."""
+    first, _, rest = sentence.partition(" ")
     if first in ("I", "I'd", "I'm", "I've", "I'll") or (len(first) > 1 and first[1].isupper()):
+        return sentence
+    if first[:1].isupper() and rest[:1].isupper():
         return sentence
     if re.match(r"[\"'~/.]", first) or re.search(r"[/@\d]|\.\w", first):
         return sentence  # a path, a file name, a quote: the user's own spelling
@@ -373,4 +398,8 @@ def _rows_with_id(result: Any, value: str) -> tuple[dict, list[dict]] | None:
         for r in rows:
             if r.get("id") == value:
                 return r, rows
+        for r in rows:  # a subcategory listed inside its category's row
+            found = _rows_with_id(r, value)
+            if found:
+                return found
     return None

@@ -37,12 +37,36 @@ def voice_of(domain: Domain, today: date) -> Voice | None:
     return Voice(lang, today) if lang is not None else None
 
 
-def money(value: Any) -> str:
-    """``3753.77`` -> "$3,753.77"; whole amounts without cents ("$200")."""
+# how an amount in a currency is written; an unknown currency is written after the amount
+SYMBOLS = {"usd": "$", "gbp": "£", "eur": "€", "cad": "CA$", "aud": "A$", "jpy": "¥", "chf": "CHF "}
+
+
+def money(value: Any, currency: str = "usd") -> str:
+    """``3753.77`` -> "$3,753.77"; whole amounts without cents ("$200"); ``currency="gbp"`` ->
+    "£3,753.77", an unknown one after the amount ("3,753.77 SEK")."""
     v = float(value)
     sign = "-" if v < 0 else ""
     v = abs(v)
-    return f"{sign}${v:,.0f}" if round(v, 2) == int(v) else f"{sign}${v:,.2f}"
+    digits = f"{v:,.0f}" if round(v, 2) == int(v) else f"{v:,.2f}"
+    symbol = SYMBOLS.get(currency.lower())
+    return f"{sign}{symbol}{digits}" if symbol is not None else f"{sign}{digits} {currency.upper()}"
+
+
+def month_words(value: Any, today: date) -> str:
+    """A stored month ("2026-05") as people say it: "May", or "May 2025" in another year."""
+    m = re.fullmatch(r"(\d{4})-(\d{2})", str(value))
+    if m is None:
+        raise Unsaid(value)
+    name = date(int(m.group(1)), int(m.group(2)), 1).strftime("%B")
+    return name if int(m.group(1)) == today.year else f"{name} {m.group(1)}"
+
+
+def clock(value: Any) -> str:
+    """A stored time of day ("09:00", "21:30") in words: "9 am", "9:30 pm"."""
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::\d{2})?", str(value))
+    if m is None:
+        raise Unsaid(value)
+    return clock_words(int(m.group(1)), int(m.group(2)))
 
 
 def number(value: Any) -> str:
@@ -137,6 +161,7 @@ class Voice:
     def __init__(self, language: Language, today: date) -> None:
         self.lang = language
         self.today = today
+        self.currency = "usd"  # of the result being told: a London merchant's balance is in pounds
 
     # -- requests -------------------------------------------------------------------------------
     def asks(self, spec: ToolSpec) -> tuple[str, ...] | None:
@@ -200,6 +225,7 @@ class Voice:
         names = self.lang.tables.get(table)
         if names is None:
             return None
+        self.currency = _currency(row)
         usable = []
         for form in names.forms:
             slots = [(m.group(1), m.group(2)) for m in SLOT.finditer(form)]
@@ -266,6 +292,7 @@ class Voice:
 
     def fill_row(self, table: str, form: str, row: Mapping[str, Any]) -> str:
         """A naming form filled from a row, values as people say them."""
+        self.currency = _currency(row)
 
         def one(m: re.Match[str]) -> str:
             col, filt = m.group(1), m.group(2)
@@ -281,6 +308,7 @@ class Voice:
         declared = self.lang.tools.get(spec.name)
         if declared is None:
             return None
+        self.currency = _currency(result)
         for template in declared.tells:
             try:
                 return self._fill(template, spec, result, args, said)
@@ -329,7 +357,13 @@ class Voice:
         if value is None or value == "" or value == []:
             raise Unsaid(col)
         if filt == "money":
-            return money(value)
+            return money(value, self.currency)
+        if filt == "amount":  # an outflow stored as -32.62 is "$32.62" in a list of payments
+            return money(abs(float(value)), self.currency)
+        if filt == "month":
+            return month_words(value, self.today)
+        if filt == "clock":
+            return clock(value)
         if filt == "exact":
             return exact(value)
         if filt == "abs":  # a distance either way: "39 days", whichever date came first
@@ -386,7 +420,7 @@ class Voice:
         if not rows:
             raise Unsaid(arg)
         if filt == "sum":
-            return money(sum(float(r.get(arg) or 0) for r in rows if isinstance(r, dict)))
+            return money(sum(float(r.get(arg) or 0) for r in rows if isinstance(r, dict)), self.currency)
         values = list(dict.fromkeys(v for r in rows if (v := self._item(r, arg, table))))
         if not values:
             raise Unsaid(arg)
@@ -467,3 +501,14 @@ def _lookup(result: Any, args: Mapping[str, Any], path: str) -> Any:
     if node is None and "." not in path and path in args:
         return args[path]
     return node
+
+
+def _currency(result: Any) -> str:
+    """The currency a result's amounts are in: its own ``currency`` field, else its rows'."""
+    if isinstance(result, dict):
+        if isinstance(result.get("currency"), str):
+            return result["currency"]
+        for v in result.values():
+            if isinstance(v, list) and v and isinstance(v[0], dict) and isinstance(v[0].get("currency"), str):
+                return v[0]["currency"]
+    return "usd"

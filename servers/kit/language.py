@@ -25,6 +25,10 @@ so a later one is the fallback for an empty list or a missing field):
     {field:money}          "$1,234.50"
     {field:exact}          a number with every decimal it has ("3.142"; plain numbers keep two)
     {field:abs}            a number without its sign ("39 days" between two dates either way round)
+    {field:amount}         money without its sign ("$32.62" for an outflow stored as -32.62)
+    {field:month}          "May" for 2026-05 ("May 2025" in another year)
+    {field:clock}          "9 am" for 09:00, "9:30 pm" for 21:30
+    (money is written in the result's own ``currency`` when it has one: "£9,087.50")
     {field:day}            "Tuesday, June 2"        {field:when}  "Tuesday, June 2 at 3 pm"
     {field:state}          the declared words for that value of the column (``states``)
     {rows:count(noun)}     "3 payees" / "1 payee"   (``noun`` singular; plural made for you)
@@ -63,6 +67,9 @@ FILTERS = {
     "money": False,
     "exact": False,
     "abs": False,
+    "amount": False,
+    "month": False,
+    "clock": False,
     "day": False,
     "when": False,
     "state": False,
