@@ -26,7 +26,7 @@ from querygen.gates import Lexicon, Validator
 from querygen.knobs import KnobRates, ToolOffer
 from querygen.parallel import outcomes
 from querygen.plan.gold import GoldBuilder
-from querygen.plan.graph import ChainSampler, DependencyGraph
+from querygen.plan.graph import ChainSampler, DependencyGraph, roles_of
 from querygen.plan.ids import IdIndex
 from querygen.plan.memo import PristineReads
 from querygen.plan.probe import Sandbox, StateProbe
@@ -170,7 +170,7 @@ class Generator:
             values = ValueMaker(d, rel, sampler, Faker("en_US"), self.probe.fingerprint(d.name).conn)
             namer = Namer(self.env, Resolver(d, graph.specs, rel), rel, sampler, self.ids, self.reads)
             builder = GoldBuilder(self.env, d, graph, sampler, values, self.ids, namer, self.reads)
-            chains = ChainSampler(graph, config.chain_lengths, seed=config.seed)
+            chains = ChainSampler(graph, config.chain_lengths, seed=config.seed, roles=roles_of(d, graph))
             self.kits[d.name] = DomainKit(d, graph, chains, builder, Renderer(d, self.ids), values)
             prefixes = {marks(t).prefix: (t.__tablename__, rel.pk[t.__tablename__]) for t in tables_of(d)}
             lexicons[d.name] = Lexicon(

@@ -109,14 +109,15 @@ class ArgumentDrafter:
             if again:
                 value = rng.choice(again)
                 return value, self.seen_in(value, table, steps)
-        mine = namer.ownership(table, scene) if not p.ref.binds else None
+        user = namer.asked_by_user(spec)  # staff acting on a customer's order are not its owner
+        mine = namer.ownership(table, scene) if not p.ref.binds and user else None
         if mine:
             where = f"({where}) AND ({mine})" if where else mine
         near = _call_context(spec, ref_keys(step), d.context)
         value = self.sampler.pick(conn, table, where, rng, context=near, exclude=exclude, rotate=d.attempt)
         if value is None:
             return None
-        if namer.owned(table) or actor_slot:
+        if user and (namer.owned(table) or actor_slot):
             namer.adopt(conn, table, value, scene)
         return value, Origin("user") if p.ref.path else self.seen_in(value, table, steps)
 

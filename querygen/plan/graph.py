@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -151,8 +152,11 @@ class ChainSampler:
         seed: int = 0,
         rounds: int = 3,
         walks: int = 300,
+        roles: Mapping[str, frozenset[str] | None] | None = None,
     ) -> None:
         self.graph = graph
+        # who asks for each tool (the domain's language): a chain keeps to one role
+        self.roles = {t: r for t, r in (roles or {}).items() if r is not None}
         self.weight: dict[str, float] = {t: 1.0 for t in graph.tools}
         self.linked = [t for t in graph.tools if graph.succ[t] or graph.pred[t]] or graph.tools
         self.conditional = frozenset(t for t in graph.tools if graph.specs[t].preconditions)
@@ -202,17 +206,21 @@ class ChainSampler:
         for _ in range(tries):
             chain = [start or through or self._pick(rng, starts)]
             while len(chain) < length:
-                fwd = [t for t in self.graph.succ[chain[-1]] if t not in chain]
+                fwd = [t for t in self.graph.succ[chain[-1]] if t not in chain and self._same_role(t, chain)]
                 # a forced start (the tool a variant's user needs first) stays the first call
                 back = (
                     []
                     if start
-                    else [t for t in self.graph.pred[chain[0]] if t not in chain and t not in unready]
+                    else [
+                        t
+                        for t in self.graph.pred[chain[0]]
+                        if t not in chain and t not in unready and self._same_role(t, chain)
+                    ]
                 )
                 if start and chain == [start] and variant:
                     # a variant's forced start (sign in first): the user then goes on with what
                     # they came for, a walk of its own, not only the tools taking its output
-                    fwd = [t for t in starts if t not in chain] or fwd
+                    fwd = [t for t in starts if t not in chain and self._same_role(t, chain)] or fwd
                 if not fwd and not back:
                     break
                 setup = chain[0] == through and (lead or through in unready)  # not first
@@ -231,6 +239,29 @@ class ChainSampler:
                 break
         return best
 
+    def _same_role(self, tool: str, chain: list[str]) -> bool:
+        """``tool`` may be asked by the person who asked for every tool of ``chain`` (a customer's
+        chain never goes on to pause the restaurant)."""
+        mine = self.roles.get(tool)
+        if mine is None:
+            return True
+        for t in chain:
+            theirs = self.roles.get(t)
+            if theirs is not None:
+                mine = mine & theirs
+                if not mine:
+                    return False
+        return True
+
     def pick_tool(self, rng: random.Random, options: list[str]) -> str:
         """One tool among ``options``, rare ones favoured the same way chains favour them."""
         return self._pick(rng, options)
+
+
+def roles_of(domain: Domain, graph: DependencyGraph) -> dict[str, frozenset[str] | None]:
+    """Who asks for each tool of the graph, as the domain's language declares it (empty while the
+    domain declares none: every chain is one user's)."""
+    language = domain.language
+    if language is None:
+        return {}
+    return {name: language.roles_of(spec.name) for name, spec in graph.specs.items()}

@@ -21,7 +21,8 @@ from querygen.plan.seen import path_in_view, shown_strings
 from querygen.plan.step import MAX_CALLS, Draft, Origin, Scene, Step
 from querygen.text.refer import CARRIED, Lookup, Reference, Resolver, first_person
 from querygen.text.voice import listing
-from servers.kit import RefInfo, marks
+from servers.kit import RefInfo, ToolSpec, marks
+from servers.kit.language import USER
 from servers.runtime import Environment
 
 NATURAL = {"complete": 0.95, "missing_required": 0.95, "minimal": 0.9}
@@ -77,6 +78,13 @@ class Namer:
         language declares (a payments merchant is ``merchant``)."""
         voice = self.resolver.voice
         return table == self.person and (param in ACTOR_SLOTS or (voice is not None and voice.speaker(param)))
+
+    def asked_by_user(self, spec: ToolSpec) -> bool:
+        """The service's usual user asks for this tool (not staff, not a dispatcher): its rows
+        may be "mine" and their owner the one speaking."""
+        language = self.resolver.voice.lang if self.resolver.voice is not None else None
+        roles = language.roles_of(spec.name) if language is not None else None
+        return roles is None or USER in roles
 
     def owned(self, table: str) -> bool:
         """Rows of ``table`` belong to a person (an account, an order): the actor's, once there is one."""

@@ -27,7 +27,7 @@ PERSONAS: tuple[Persona, ...] = (
         "polite",
         ("Hi!", "Hello.", "Good morning!", "Hi there.", "Hey, hope you're well."),
         ("Thank you!", "Thanks so much.", "Appreciate it.", "Thanks in advance.", "Cheers."),
-        ("My name is {name}.", "Hi, it's {name}."),
+        ("This is {name}.", "Hi, it's {name}."),
     ),
     Persona(
         "busy",
@@ -55,7 +55,7 @@ PERSONAS: tuple[Persona, ...] = (
         "formal",
         ("Good afternoon.", "Hello, I have a request.", "Good day.", "I'd like some help, please."),
         ("Thank you for your help.", "Kind regards.", "Best regards.", "With thanks."),
-        ("My name is {name}.", "This is {name} writing."),
+        ("Hello, this is {name}.", "This is {name} writing."),
     ),
 )
 OPENER_RATE = 0.3  # of complete turns that open (and, independently, close) with a stock phrase

@@ -29,7 +29,7 @@ from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, OPENER_RATE, 
 from querygen.text.voice import money, month_words, number, voice_of
 from servers.kit import Domain, Param, ToolSpec, marks
 
-_MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee")
+_MONEY_WORDS = ("amount", "price", "total", "cost", "budget", "sum", "fee", "balance")
 _SLOT = re.compile(r"\{(\w+)\}")
 
 

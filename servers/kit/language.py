@@ -80,6 +80,7 @@ FILTERS = {
     "yes": False,
     "no": False,
 }
+USER = "user"  # the role of a service's usual user: the speaker, who owns "my" rows
 MIN_ASKS = 5  # phrasings a tool with arguments declares (fewer only with ``one_form``)
 
 
@@ -121,6 +122,8 @@ class Asks:
     values: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # what users type for free text
     # a list argument said by the result row that carries it: {"flight_dates": "the {flights} flight ..."}
     lists: Mapping[str, str] = field(default_factory=dict)
+    # who asks for it: the service's usual user (USER), or other roles ("staff", "dispatch")
+    by: frozenset[str] = frozenset({"user"})
 
 
 class Language:
@@ -215,8 +218,14 @@ class Language:
         one_form: str = "",
         values: Mapping[str, Iterable[Any]] | None = None,
         lists: Mapping[str, str] | None = None,
+        by: str | Iterable[str] = USER,
     ) -> None:
-        """Declare one tool's requests and answers (see the module docstring for the grammar)."""
+        """Declare one tool's requests and answers (see the module docstring for the grammar).
+
+        ``by`` is who asks for it: the service's usual user (``"user"``, the speaker), or another
+        role ("staff" pausing a restaurant, "dispatch" assigning a courier), or several. A task
+        keeps to one role, and a role other than the user never speaks as the owner of the rows
+        it acts on (a kitchen declines "the order placed at 12:10", not "my order")."""
         spec = self.domain._tools.get(name)
         where = f"{self.domain.name}.{name}"
         if spec is None:
@@ -248,8 +257,13 @@ class Language:
             if param not in params or not params[param].is_list:
                 raise LanguageError(f"{where}: lists= names {param!r}, which is no list parameter")
             _slots(form, f"{where} list form {form!r}")
+        roles = frozenset([by] if isinstance(by, str) else by)
+        if not roles or not all(isinstance(r, str) and r.isidentifier() for r in roles):
+            raise LanguageError(f"{where}: by={by!r} must name one role or several (words like 'staff')")
         kept = {k: tuple(v) for k, v in (values or {}).items()}
-        self.tools[name] = Asks(name, asks, tells, dict(words or {}), one_form, kept, dict(lists or {}))
+        self.tools[name] = Asks(
+            name, asks, tells, dict(words or {}), one_form, kept, dict(lists or {}), roles
+        )
 
     def _check_request(self, where: str, text: str, params: list[Any]) -> None:
         """A request names only parameters, and every required one but the speaker."""
@@ -265,6 +279,11 @@ class Language:
             raise LanguageError(f"{where} request {text!r}: leaves out the required {missing}")
 
     # -- reading --------------------------------------------------------------------------------
+    def roles_of(self, tool: str) -> frozenset[str] | None:
+        """Who asks for ``tool`` (None for a tool no one asks for by name: the discovery tools)."""
+        declared = self.tools.get(tool)
+        return declared.by if declared is not None else None
+
     def words_for(self, table: str | None, column: str, value: Any) -> str | None:
         """The declared words for a column's value, if any."""
         if table is None:
