@@ -111,8 +111,8 @@ say.tool(
         "There's a {@query} in {results:count(city)}: {results:list(city)}. Which city do you mean?{hint:yes}",
         "{results.0.name} is at {results.0.address}, {results.0.city}: latitude {results.0.lat}, "
         "longitude {results.0.lon}.",
-        "{results.0.address} is at latitude {results.0.lat}, longitude {results.0.lon} "
-        "(postal code {results.0.postal_code}).",
+        "{results.0.address} is at latitude {results.0.lat}, longitude {results.0.lon}; its postal code "
+        "is {results.0.postal_code}.",
         "{results.0.address} is at latitude {results.0.lat}, longitude {results.0.lon}.",
     ],
     values={"city": ("Portland", "Seattle", "Denver", "Chicago", "Boston")},
@@ -127,8 +127,8 @@ say.tool(
         "What's the nearest address to {location}?",
     ],
     tells=[
-        "The nearest address is {address} ({postal_code}); {places_here:list(name)} is right there.",
-        "The nearest address is {address}, postal code {postal_code}.",
+        "The nearest address is {address} (its postal code is {postal_code}); {places_here:list(name)} is right there.",
+        "The nearest address is {address}; its postal code is {postal_code}.",
     ],
 )
 say.tool(
@@ -171,7 +171,7 @@ say.tool(
     ],
     words={
         "category": A_CATEGORY,
-        "open_now": {True: "open right now", False: "whether it's open or not"},
+        "open_now": {True: "open now", False: "whether it's open or not"},
         "include_closed": {True: "including places that closed for good", False: "only places still open"},
         "radius_m": RADIUS,
         "max_price_level": {1: "$", 2: "$$", 3: "$$$", 4: "$$$$"},
@@ -309,7 +309,7 @@ say.tool(
         "It's {cells.0.duration_min} minutes ({cells.0.distance_km} km) from {cells.0.origin} to "
         "{cells.0.destination}.{cells.1.origin:no}",
         *("Travel times: " + _cells(n) for n in range(2, 13)),
-        "I worked out {cells:count(pair)}, but not all of them have a route: {cells.0.reason}.",
+        "Not every pair has a route: {cells:list(reason)}.",
     ],
     words={"mode": MODE},
 )
@@ -333,7 +333,7 @@ say.tool(
         "category": A_CATEGORY,
         "max_detour_m": DETOUR,
         "mode": MODE,
-        "open_now": {True: "open right now", False: "open or not"},
+        "open_now": {True: "open now", False: "open or not"},
     },
     values={"max_detour_m": tuple(DETOUR), "open_now": (True,)},
 )
