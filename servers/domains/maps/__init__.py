@@ -57,3 +57,6 @@ from servers.domains.maps.model import maps
 maps.include(seed, lookup, places, directions, saved)
 
 __all__ = ["maps"]
+
+# the words its users speak and its assistant answers with (read by the task generator)
+from servers.domains.maps import language as _language  # noqa: E402,F401
