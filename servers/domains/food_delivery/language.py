@@ -63,7 +63,7 @@ say.state(
     "cuisine",
     american="American",
     breakfast="breakfast",
-    cafe="coffee",
+    cafe="café",
     chinese="Chinese",
     indian="Indian",
     italian="Italian",
@@ -78,7 +78,7 @@ say.state(Courier, "vehicle", bike="by bike", scooter="by scooter", car="by car"
 CUISINE = {
     "american": "American",
     "breakfast": "breakfast",
-    "cafe": "coffee",
+    "cafe": "café",
     "chinese": "Chinese",
     "indian": "Indian",
     "italian": "Italian",
@@ -144,7 +144,7 @@ say.tool(
             "dumpling bar",
             "trattoria",
         ),
-        "max_delivery_fee": (2.0, 3.0, 4.0),
+        "max_delivery_fee": (2, 3, 4),
         "near": (
             "Portland",
             "Seattle",
@@ -171,12 +171,12 @@ say.tool(
         "{delivery_to_customer.delivers:yes}{delivery_to_customer.delivery_fee:no}",
         "{name} is open and taking orders, and it delivers to you for {delivery_to_customer.delivery_fee:money}."
         "{taking_orders:yes}{delivery_to_customer.delivers:yes}",
-        "{name} is open, but you're outside its delivery area, so it can't deliver to you."
+        "{name} is open, but it doesn't deliver as far as {delivery_to_customer.address}."
         "{open_now:yes}{delivery_to_customer.delivers:no}",
         "{name} isn't taking orders right now; it next opens {next_opening:when}. It does deliver to you, "
         "for {delivery_to_customer.delivery_fee:money}.{delivery_to_customer.delivers:yes}",
-        "{name} isn't taking orders right now, and you're outside its delivery area."
-        "{delivery_to_customer.delivers:no}{taking_orders:no}",
+        "{name} isn't taking orders right now, and it doesn't deliver as far as {delivery_to_customer.address}."
+        "{taking_orders:no}",
         "{name} is open and taking orders: today's hours are {hours.monday}, it's rated {rating} out of 5, "
         "and delivery is {delivery_fee:money}.{taking_orders:yes}",
         "{name} is closed right now; it next opens {next_opening:when}. It's rated {rating} out of 5.",
@@ -188,7 +188,7 @@ say.tool(
     "get_restaurant_menu",
     asks=[
         "What's on the menu at {restaurant}?",
-        "Can I see {restaurant}'s menu?",
+        "Can I see the menu of {restaurant}?",
         "What can I order from {restaurant}?",
         "Show me the {section} at {restaurant}.",
         "What do they have under {section} at {restaurant}?",
@@ -216,16 +216,16 @@ say.tool(
     ],
     tells=["I found your account, {name}."],
 )
-say.tool(
+say.tool(  # support's question about a caller: the one found may be someone other than the speaker
     "find_customer_by_phone",
     asks=[
-        "My phone number is {phone}, can you find my account?",
-        "I'm calling from {phone}; that's the number on my account.",
-        "Look me up by my phone, {phone}.",
-        "My account is under the number {phone}.",
-        "Can you find me? My phone number is {phone}.",
+        "A customer is calling from {phone}; which account is it?",
+        "Who's the customer with the phone number {phone}?",
+        "Can you look up the account for {phone}? They're on the line now.",
+        "Someone called about their order from {phone}. Which customer is it?",
+        "Find the account that has the number {phone}, please.",
     ],
-    tells=["I found your account, {customers.0.name}."],
+    tells=["That number is on {customers.0.name}'s account.", "No account has that number."],
 )
 say.tool(
     "view_cart",
@@ -310,7 +310,7 @@ say.tool(
         "{promo_code}. It should arrive around {eta:when}.",
         "Your order {id} is placed: {items:count(item)}, {total:money} in all. It should arrive around {eta:when}.",
     ],
-    values={"tip": (2.0, 3.0, 4.0, 5.0)},
+    values={"tip": (2, 3, 4, 5)},
 )
 
 # -- the customer: orders -----------------------------------------------------------------------
