@@ -64,3 +64,6 @@ from servers.domains.food_delivery.model import food_delivery
 food_delivery.include(seed, places, carts, checkout, orders, kitchen, dispatch)
 
 __all__ = ["food_delivery"]
+
+# the words its customers, staff and dispatchers use and its assistant answers with (read by the task generator)
+from servers.domains.food_delivery import language as _language  # noqa: E402,F401
