@@ -47,9 +47,11 @@ def _calendar_words(day: date, today: date) -> str:
 
 
 def clock_words(hour: int, minute: int) -> str:
-    """``14:30`` -> "2:30 pm", ``09:00`` -> "9 am", ``12:00`` -> "noon"."""
+    """``14:30`` -> "2:30 pm", ``09:00`` -> "9 am", ``12:00`` -> "noon", ``00:00`` -> "midnight"."""
     if (hour, minute) == (12, 0):
         return "noon"
+    if (hour, minute) == (0, 0):
+        return "midnight"
     suffix = "am" if hour < 12 else "pm"
     h = hour % 12 or 12
     return f"{h} {suffix}" if minute == 0 else f"{h}:{minute:02d} {suffix}"

@@ -61,12 +61,46 @@ def month_words(value: Any, today: date) -> str:
     return name if int(m.group(1)) == today.year else f"{name} {m.group(1)}"
 
 
+_CLOCK = r"(\d{1,2}):(\d{2})(?::\d{2})?"
+
+
 def clock(value: Any) -> str:
-    """A stored time of day ("09:00", "21:30") in words: "9 am", "9:30 pm"."""
-    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::\d{2})?", str(value))
-    if m is None:
-        raise Unsaid(value)
-    return clock_words(int(m.group(1)), int(m.group(2)))
+    """A stored time of day ("09:00", "21:30") in words: "9 am", "9:30 pm"; opening hours
+    ("08:00-21:00") as "8 am to 9 pm"."""
+    text = str(value)
+    if m := re.fullmatch(_CLOCK, text):
+        return clock_words(int(m.group(1)), int(m.group(2)))
+    if m := re.fullmatch(rf"{_CLOCK}\s*[-–]\s*{_CLOCK}", text):
+        opens, closes = (
+            clock_words(int(m.group(1)), int(m.group(2))),
+            clock_words(int(m.group(3)), int(m.group(4))),
+        )
+        return f"{opens} to {closes}"
+    raise Unsaid(value)
+
+
+def minutes(value: Any) -> str:
+    """A duration in minutes as people say it: "7 minutes", "1 hour 20 minutes", "about 41 hours"."""
+    total = round(float(value))
+    if total < 1:
+        return "under a minute"
+    if total < 60:
+        return f"{total} minute{'s' if total != 1 else ''}"
+    hours, rest = divmod(total, 60)
+    if hours >= 10:
+        return f"about {round(total / 60)} hours"
+    said = f"{hours} hour{'s' if hours != 1 else ''}"
+    return said if rest == 0 else f"{said} {rest} minute{'s' if rest != 1 else ''}"
+
+
+def about(value: Any) -> str:
+    """A measured quantity to the precision people say it: "2,135", "21.4", "2.13", "0.44"."""
+    v = float(value)
+    if abs(v) >= 100:
+        return f"{round(v):,}"
+    if abs(v) >= 10:
+        return f"{v:.1f}".rstrip("0").rstrip(".")
+    return number(round(v, 2))
 
 
 def number(value: Any) -> str:
@@ -120,6 +154,14 @@ def plural(noun: str) -> str:
 def listing(items: Sequence[str], more: int = 0) -> str:
     """``a``, ``a and b``, ``a, b and c``, ``a, b, c and 4 more``."""
     items = list(items)
+    # items with their own commas ("Lucky Cat, 12 Elm St"; not "Standup (Tuesday, June 2)"): semicolons
+    if any("," in re.sub(r"\([^)]*\)", "", i) for i in items):
+        head = "; ".join(items[:-1]) if not more else "; ".join(items)
+        return (
+            f"{head}; and {more} more"
+            if more
+            else (f"{head}; and {items[-1]}" if len(items) > 1 else items[0])
+        )
     if more:
         return ", ".join(items) + f" and {more} more"
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
@@ -137,7 +179,7 @@ _SECOND_PERSON = (
 
 # "{@assignee} has ..." with the speaker as assignee: "you have", not "you has"
 _VERB = {"has": "have", "is": "are", "was": "were", "doesn't": "don't", "does": "do"}
-_AGREE = re.compile(r"\b([Yy]ou) (has|is|was|doesn't|does)\b")
+_AGREE = re.compile(r"\b([Yy]ou)\x00 (has|is|was|doesn't|does)\b")  # \x00 marks a said-back {@param}
 
 
 def second_person(phrase: str) -> str:
@@ -328,14 +370,16 @@ class Voice:
                 if words is None:
                     raise Unsaid(name)
                 return (
-                    second_person(words)
+                    re.sub(r"\b([Yy]ou)$", "\\1\x00", second_person(words))  # "you" may be the subject
                     if filt is None
                     else self._format(args.get(name[1:]), filt, arg, spec.returns, name[1:])
                 )
             value = _lookup(result, args, name)
             return self._format(value, filt, arg, spec.returns, name.rsplit(".", 1)[-1], _total(result))
 
-        text = _AGREE.sub(lambda m: f"{m.group(1)} {_VERB[m.group(2)]}", SLOT.sub(one, template))
+        text = _AGREE.sub(lambda m: f"{m.group(1)} {_VERB[m.group(2)]}", SLOT.sub(one, template)).replace(
+            "\x00", ""
+        )
         opening = SLOT.match(template)
         if opening is not None and not opening.group(1).startswith("@"):
             return text  # a value opens the answer ("notes.md is ..."): it keeps its own case
@@ -364,6 +408,10 @@ class Voice:
             return month_words(value, self.today)
         if filt == "clock":
             return clock(value)
+        if filt == "minutes":
+            return minutes(value)
+        if filt == "about":
+            return about(value)
         if filt == "exact":
             return exact(value)
         if filt == "abs":  # a distance either way: "39 days", whichever date came first

@@ -27,7 +27,9 @@ so a later one is the fallback for an empty list or a missing field):
     {field:abs}            a number without its sign ("39 days" between two dates either way round)
     {field:amount}         money without its sign ("$32.62" for an outflow stored as -32.62)
     {field:month}          "May" for 2026-05 ("May 2025" in another year)
-    {field:clock}          "9 am" for 09:00, "9:30 pm" for 21:30
+    {field:clock}          "9 am" for 09:00, "9:30 pm" for 21:30, "8 am to 9 pm" for 08:00-21:00
+    {field:minutes}        a duration: "7 minutes", "1 hour 20 minutes", "about 41 hours"
+    {field:about}          a measure to the precision people say: "2,135", "21.4", "2.13"
     (money is written in the result's own ``currency`` when it has one: "£9,087.50")
     {field:day}            "Tuesday, June 2"        {field:when}  "Tuesday, June 2 at 3 pm"
     {field:state}          the declared words for that value of the column (``states``)
@@ -70,6 +72,8 @@ FILTERS = {
     "amount": False,
     "month": False,
     "clock": False,
+    "minutes": False,
+    "about": False,
     "day": False,
     "when": False,
     "state": False,

@@ -91,6 +91,7 @@ CUISINE = {
 # -- anyone -------------------------------------------------------------------------------------
 say.tool(
     "get_current_time",
+    by=("user", "staff", "dispatch", "support"),
     asks=[
         "What time is it in {city} right now?",
         "What's the local time in {city}?",
@@ -158,6 +159,7 @@ say.tool(
 )
 say.tool(
     "get_restaurant",
+    by=("user", "staff"),
     asks=[
         "Is {restaurant} open right now?",
         "What are the opening hours of {restaurant}?",
@@ -186,6 +188,7 @@ say.tool(
 )
 say.tool(
     "get_restaurant_menu",
+    by=("user", "staff"),
     asks=[
         "What's on the menu at {restaurant}?",
         "Can I see the menu of {restaurant}?",
@@ -218,6 +221,7 @@ say.tool(
 )
 say.tool(  # support's question about a caller: the one found may be someone other than the speaker
     "find_customer_by_phone",
+    by="support",
     asks=[
         "A customer is calling from {phone}; which account is it?",
         "Who's the customer with the phone number {phone}?",
@@ -332,6 +336,7 @@ say.tool(
 )
 say.tool(
     "get_order",
+    by=("user", "staff", "dispatch", "support"),
     asks=[
         "What was in {order}?",
         "Can you pull up {order}?",
@@ -346,6 +351,7 @@ say.tool(
 )
 say.tool(
     "track_order",
+    by=("user", "dispatch", "support"),
     asks=[
         "Where's {order}?",
         "When will {order} get here?",
@@ -437,6 +443,7 @@ say.tool(
 # -- restaurant staff ---------------------------------------------------------------------------
 say.tool(
     "list_restaurant_orders",
+    by="staff",
     asks=[
         "What new orders do we have at {restaurant}?",
         "Anything new in the queue at {restaurant}?",
@@ -464,6 +471,7 @@ say.tool(
 )
 say.tool(
     "set_restaurant_status",
+    by="staff",
     asks=[
         "Can you put {restaurant} {status}?",
         "Please put {restaurant} {status} on the app.",
@@ -482,6 +490,7 @@ say.tool(
 )
 say.tool(
     "set_item_availability",
+    by="staff",
     asks=[
         "Mark {item} {availability}.",
         "Please show {item} as {availability} on our menu.",
@@ -497,6 +506,7 @@ say.tool(
 )
 say.tool(
     "accept_order",
+    by="staff",
     asks=[
         "Accept {order}.",
         "We'll take {order}; it needs {prep_minutes} minutes.",
@@ -511,6 +521,7 @@ say.tool(
 )
 say.tool(
     "reject_order",
+    by="staff",
     asks=[
         "Please decline {order}: {reason}.",
         "We have to turn down {order}, {reason}.",
@@ -534,6 +545,7 @@ say.tool(
 )
 say.tool(
     "mark_order_ready",
+    by="staff",
     asks=[
         "Heads up, {order} is ready for pickup.",
         "The food for {order} is bagged and ready.",
@@ -549,6 +561,7 @@ say.tool(
 # -- dispatch -----------------------------------------------------------------------------------
 say.tool(
     "list_couriers",
+    by=("dispatch", "staff"),
     asks=[
         "Which couriers are free near {restaurant}?",
         "Who can pick up from {restaurant} right now?",
@@ -566,6 +579,7 @@ say.tool(
 )
 say.tool(
     "assign_courier",
+    by="dispatch",
     asks=[
         "Get a courier on {order}.",
         "Assign the nearest courier to {order}.",
@@ -579,6 +593,7 @@ say.tool(
 )
 say.tool(
     "confirm_pickup",
+    by="dispatch",
     asks=[
         "The courier just picked up {order}.",
         "The courier has left with {order}.",
@@ -590,6 +605,7 @@ say.tool(
 )
 say.tool(
     "confirm_delivery",
+    by="dispatch",
     asks=[
         "The courier just delivered {order}.",
         "The courier handed over {order}.",
