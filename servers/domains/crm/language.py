@@ -42,7 +42,7 @@ say.names(
     shown=("account",),
 )
 say.names(Lead, "{name}", "the lead {name}", "{name} from {company_name}", "{name} ({email})")
-say.names(Deal, 'the "{name}" deal', '"{name}"', 'the "{name}" opportunity')
+say.names(Deal, 'the "{name}" deal', '"{name}"')
 say.names(
     Activity,
     'the "{subject}" task',
@@ -181,7 +181,7 @@ say.tool(
         "Which contacts are at the {lifecycle_stage} stage?",
         "Show me the {lifecycle_stage} contacts, I want to plan outreach.",
         "Which contacts does {owner} own?",
-        "List the contacts {owner} is working.",
+        "List the contacts {owner} looks after.",
     ],
     tells=[
         "We have {contacts:count(contact)} at {@account}: {contacts:list(name, title)}.",
@@ -308,9 +308,10 @@ say.tool(
         "Who owns {account} and what deals are open there?",
     ],
     tells=[
-        "{name} in {city} is owned by {owner.name}. There are {open_deals:count(open deal)} worth "
-        "{open_pipeline:money} ({open_deals:list(name)}), and {won_to_date:money} won so far.",
-        "{name} in {city} is owned by {owner.name}. There are no open deals; {won_to_date:money} won so far.",
+        "{name} in {city} is owned by {owner.name}, with {open_deals:count(open deal)} worth "
+        "{open_pipeline:money} ({open_deals:list(name)}) and {won_to_date:money} won so far.",
+        "{name} in {city} is owned by {owner.name}. Nothing is open there right now; "
+        "{won_to_date:money} won so far.",
     ],
 )
 say.tool(
@@ -506,6 +507,9 @@ say.tool(
         "I have a forecast call: what's in {pipeline} for {close_month}?",
     ],
     tells=[
+        "For deals closing that month{@close_month:yes}: {open_deals:count(open deal)} in {pipeline.id:state} "
+        "worth {open_amount:money}, a weighted forecast of {weighted_forecast:money}, and {won_amount:money} "
+        "already won.",
         "{@owner} has {open_deals:count(open deal)} in {pipeline.id:state} worth {open_amount:money}; the "
         "weighted forecast is {weighted_forecast:money}.",
         "The team has {open_deals:count(open deal)} in {pipeline.id:state} worth {open_amount:money}{@team:yes}; "
@@ -530,6 +534,8 @@ say.tool(
         "Which leads score {min_score} or more? I want to call the hot ones first.",
     ],
     tells=[
+        "{@owner} has {leads:count(lead)} scoring {@min_score} or more: {leads:list(name, company_name)}.",
+        "{leads:count(lead)} score {@min_score} or more: {leads:list(name, company_name)}.",
         "{@owner} has {leads:count(lead)}: {leads:list(name, company_name)}.",
         "There are {leads:count(lead)}: {leads:list(name, company_name)}.",
         "{@owner} has no leads like that.",
@@ -562,7 +568,7 @@ say.tool(
     "update_lead",
     asks=[
         "Set {lead} to {status}.",
-        "I've started working {lead}, set them to {status}.",
+        "I've talked to {lead} again; set them to {status}.",
         "Mark {lead} {status}, they're not a fit. Reason: {note}.",
         "Mark {lead} as {status}, note: {note}.",
         "Change the score of {lead} to {score}.",
@@ -591,9 +597,9 @@ say.tool(
     "convert_lead",
     asks=[
         "Convert {lead}.",
-        "Please convert {lead}, they're qualified.",
+        "Please convert {lead}, they're ready to buy.",
         "Convert {lead} and open a deal '{deal_name}' for {amount}.",
-        "Convert {lead} with a deal expected to close {close_date}.",
+        "Convert {lead}; the deal should close {close_date}.",
         "Time to convert {lead}: start a deal '{deal_name}' for them.",
         "Convert {lead} {create_deal}.",
         "Turn {lead} into a contact and open a {amount} deal in {pipeline}.",
@@ -676,10 +682,11 @@ say.tool(
         "You have {tasks:count(task)}: {tasks:list(subject, due_on:day)}.",
         "You have nothing due before {due_before:day}.",
         "{@owner} has no tasks like that.",
+        "There are no tasks like that on {@deal}.",
         "You have no tasks like that.",
     ],
     words={
-        "status": {"open": "open", "done": "finished", "all": "open and finished"},
+        "status": {"open": "open", "done": "completed", "all": "open and completed"},
         "overdue_only": {True: "only the overdue ones", False: "overdue or not"},
     },
 )
