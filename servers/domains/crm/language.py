@@ -385,6 +385,7 @@ say.tool(
         "{@owner} has {deals:count(overdue deal)}{@overdue_only:yes}: {deals:list(name, close_date:day)}.",
         "There are {deals:count(overdue deal)}{@overdue_only:yes}: {deals:list(name, close_date:day)}.",
         "There are {deals:count(deal)} in {deals.0.stage_id:state}{@stage:yes}: {deals:list(name, amount:money)}.",
+        "{@owner} has {deals:count(deal)} marked {@status}: {deals:list(name, amount:money)}.",
         "{@owner} has {deals:count(deal)}: {deals:list(name, stage_id)}.",
         "I count {deals:count(deal)} that are {@status}: {deals:list(name, amount:money)}.",
         "{deals:count(deal)} close before {closing_before:day}: {deals:list(name, amount:money)}.",
@@ -605,7 +606,7 @@ say.tool(
         "Turn {lead} into a contact and open a {amount} deal in {pipeline}.",
     ],
     tells=[
-        "Converted {name}; they're now a contact at {account.name}, and the deal {deal.name} is open "
+        'Converted {name}; they\'re now a contact at {account.name}, and the deal "{deal.name}" is open '
         "in {deal.stage_id:state}.",
         "Converted {name}; they're now a contact at {account.name}.",
     ],
