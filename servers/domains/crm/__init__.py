@@ -48,3 +48,6 @@ from servers.domains.crm.model import crm
 crm.include(seed, contacts, accounts, deals, leads, stages, activities)
 
 __all__ = ["crm"]
+
+# the words its sales team uses and its assistant answers with (read by the task generator)
+from servers.domains.crm import language as _language  # noqa: E402,F401
