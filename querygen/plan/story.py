@@ -38,9 +38,11 @@ def carried_first(domain: Domain, specs: dict[str, ToolSpec], chain: list[str]) 
 
 def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> bool:
     """A request that takes back what the task itself did: a destructive call on a row the task
-    created (create an event, cancel it), or a second write on the row an earlier write changed
+    created (create an event, cancel it), finishing off a row it made (add a task, complete it),
+    or a second write on the row an earlier write changed
     that leaves no trace in the final state (freeze an account, unfreeze it)."""
     touched = {c["pk"] for c in diff}
+    made = {c["pk"] for c in diff if c["op"] == "insert"}
     writes = [s for s in steps if s.role == "ask" and s.spec.writes]
     subjects = [_row_of(s) for s in writes]
     for k, s in enumerate(writes):
@@ -51,6 +53,8 @@ def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> 
         ]
         if s.spec.destructive and any(v in created for v in keys):
             return True
+        if s.spec.name.startswith(_FINISHING) and any(v in made for v in keys):
+            return True  # add a follow-up task, then mark it done
         row = subjects[k]
         if row is not None and row not in touched and row in subjects[:k]:
             return True
@@ -79,6 +83,9 @@ def repeats(steps: list[Step]) -> bool:
             shown.add(row)
     return False
 
+
+# a write that finishes a row off: done right after the task made the row, it takes the request back
+_FINISHING = ("complete_", "close_", "finish_", "resolve_", "dismiss_", "archive_", "mark_done")
 
 _OPPOSITES = (("start", "stop"), ("add", "remove"), ("share", "revoke"), ("enable", "disable"),
               ("open", "close"), ("join", "leave"), ("press", "release"))  # fmt: skip

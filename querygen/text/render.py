@@ -189,8 +189,10 @@ class Renderer:
                 better = self._named_in(p, value, before) if ref.kind == "flow" and not keep else None
                 out[p.name] = better or ref.phrase
             elif ref is not None and ref.kind in ("name", "id") and isinstance(value, str):
-                words = self.voice.tool_words(step.spec, p.name, value) if self.voice is not None else None
-                out[p.name] = words or value  # "@jadams" as the user typed it, "fl oz" for floz
+                words = self.voice.value_words(step.spec, p.name, value) if self.voice is not None else None
+                out[p.name] = (
+                    words or value
+                )  # "@jadams" as the user typed it, "fl oz" for floz, "the West team"
             elif self.voice is not None and (words := self.voice.value_words(step.spec, p.name, value)):
                 out[p.name] = words
             elif isinstance(value, str) and _MONTH.fullmatch(value) and self.voice is not None:
