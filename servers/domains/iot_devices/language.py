@@ -125,8 +125,8 @@ say.state(Automation, "enabled", **{"True": "switched on", "False": "switched of
 say.state(LockCode, "enabled", **{"True": "active", "False": "revoked"})
 
 KINDS = {
-    "light": "lights",
-    "switch": "switches",
+    "light": "smart lights",
+    "switch": "wall switches",
     "plug": "smart plugs",
     "fan": "fans",
     "appliance": "appliances",
@@ -135,7 +135,7 @@ KINDS = {
     "speaker": "speakers",
     "thermostat": "thermostats",
     "lock": "locks",
-    "blinds": "blinds",
+    "blinds": "window blinds",
     "garage_door": "garage doors",
     "vacuum": "robot vacuums",
     "alarm_panel": "alarm keypads",
@@ -515,7 +515,7 @@ METRIC = {
     "temperature": "temperature",
     "humidity": "humidity",
     "power_w": "power draw",
-    "motion": "motion",
+    "motion": "motion detection",
     "contact": "open and close",
     "leak": "leak",
     "battery": "battery",
@@ -530,8 +530,8 @@ say.tool(
         "Pull up the recent readings from {device}.",
     ],
     tells=[
-        "{@device} logged {readings:count(reading)} of {metric:state}: lowest {min}, highest {max}, "
-        "average {average}.",
+        "{@device} logged {readings:count(reading)} of {metric:state}, ranging from {min} to {max}, "
+        "{average} on average.",
         "{@device} has no {metric:state} readings in that time.",
     ],
     words={"metric": METRIC},
@@ -568,7 +568,7 @@ EVENTS = {
     "scene": "scene",
     "automation": "automation",
     "code": "lock code",
-    "sensor": "sensor",
+    "sensor": "door, window and motion",
 }
 say.tool(
     "get_event_log",
