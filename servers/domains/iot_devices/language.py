@@ -234,7 +234,7 @@ say.tool(
         "The {name} is {state:state} at {brightness_pct}% brightness.",
         "The {name} is {state:state}, {playback:state} on {source} at {volume_pct}% volume.",
         "The {name} is {state:state}, running at {fan_pct}%.",
-        "The {name} is {state:state}, {position_pct}% open.",
+        "The {name}: {state:state}, at {position_pct}%.",
         "The {name} is {state:state} ({fault}).",
         "The {name} reads {current_temp}°C and {humidity_pct}% humidity.",
         "The {name} is {state:state}, with {battery_pct}% battery left.",
@@ -276,7 +276,7 @@ say.tool(
         "It's getting dark, turn on {device}.",
         "I'm on my way home; switch on {device}.",
     ],
-    tells=["{@device} is on now.", "The {name} is on now."],
+    tells=["Done, I've turned on {@device}.", "Done, the {name} is on."],
 )
 say.tool(
     "turn_off",
@@ -287,7 +287,7 @@ say.tool(
         "Can you shut off {device}?",
         "Nobody's using {device}, switch it off.",
     ],
-    tells=["{@device} is off now.", "The {name} is off now."],
+    tells=["Done, I've turned off {@device}.", "Done, the {name} is off."],
 )
 COLORS = {c: c for c in ("red", "orange", "yellow", "green", "blue", "purple", "pink", "white")}
 say.tool(
@@ -302,10 +302,10 @@ say.tool(
         "Make {device} {color} at {brightness_pct}% brightness.",
     ],
     tells=[
-        "{@device} is {color} at {brightness_pct}% brightness.{@color:yes}{@brightness_pct:yes}",
-        "{@device} is {color} now.{@color:yes}",
-        "{@device} is at {color_temp_k} K now.{@color_temp_k:yes}",
-        "{@device} is at {brightness_pct}% brightness now.",
+        "Done, I've made {@device} {color} at {brightness_pct}% brightness.{@color:yes}{@brightness_pct:yes}",
+        "Done, I've made {@device} {color}.{@color:yes}",
+        "Done, I've set {@device} to {color_temp_k} K.{@color_temp_k:yes}",
+        "Done, I've set {@device} to {brightness_pct}% brightness.",
     ],
     words={"color": COLORS},
     values={"brightness_pct": (20, 30, 40, 50, 60, 75, 80, 100), "color_temp_k": (2200, 2700, 3000, 4000)},
@@ -331,9 +331,10 @@ say.tool(
     ],
     tells=[
         "{@device} is set to {hvac_mode:state}, keeping between {target_low}°C and {target_high}°C; "
-        "it's {current_temp}°C right now.",
-        "{@device} is set to {hvac_mode:state} at {target_temp}°C; it's {current_temp}°C right now.",
-        "{@device} is on {hvac_mode:state} now; it's {current_temp}°C right now.",
+        "it's {current_temp}°C right now.{@target_low:yes}",
+        "{@device} is set to {hvac_mode:state} at {target_temp}°C; it's {current_temp}°C right now.{@target_temp:yes}",
+        "{@device} is set to {@hvac_mode} now; it's {current_temp}°C right now.",
+        "{@device} is set to {hvac_mode:state}; it's {current_temp}°C right now.",
     ],
     words={"hvac_mode": HVAC},
     values={"target_temp": (19, 20, 21, 22, 23), "target_low": (18, 19, 20), "target_high": (24, 25, 26)},
@@ -347,7 +348,10 @@ say.tool(
         "Turn {device} to {speed_pct}% and have it {oscillate}.",
         "Can you set {device} to {speed_pct}%?",
     ],
-    tells=["{@device} is running at {fan_pct}%.", "{@device} is {state:state}."],
+    tells=[
+        "Done, I've set {@device} to {fan_pct}% and told it to {@oscillate}.{@oscillate:yes}",
+        "Done, I've set {@device} to {fan_pct}%.",
+    ],
     words={"oscillate": {True: "oscillate", False: "stop oscillating"}},
     values={"speed_pct": (33, 50, 66, 100)},
 )
@@ -374,7 +378,7 @@ say.tool(
 say.tool(
     "control_media",
     asks=[
-        "{action} the music on {device}.",
+        "Please {action} the music on {device}.",
         "Please {action} {device}.",
         "Turn {device} to {volume_pct}% volume.",
         "Set {device} to {volume_pct}% volume, please.",
