@@ -59,3 +59,6 @@ from servers.domains.iot_devices.model import iot_devices
 iot_devices.include(seed, homes, actuators, security, history, scenes, automations)
 
 __all__ = ["iot_devices"]
+
+# the words its residents use and its assistant answers with (read by the task generator)
+from servers.domains.iot_devices import language as _language  # noqa: E402,F401
