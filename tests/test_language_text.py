@@ -26,6 +26,20 @@ GROUPS = {
         ("vehicle", "trading", "travel_booking", "social_media", "team_chat", "email", "video_meeting"),
         4,
     ),
+    "issue32": (
+        (
+            "maps",
+            "food_delivery",
+            "iot_devices",
+            "retail_chain",
+            "payments",
+            "crm",
+            "budget",
+            "marketplace",
+            "utilities",
+        ),
+        4,
+    ),
 }
 N = 2000
 _ISO = re.compile(r"(?<![\w/.~-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?(?![\w/.-])")

@@ -88,7 +88,8 @@ def repeats(steps: list[Step]) -> bool:
 _FINISHING = ("complete_", "close_", "finish_", "resolve_", "dismiss_", "archive_", "mark_done")
 
 _OPPOSITES = (("start", "stop"), ("add", "remove"), ("share", "revoke"), ("enable", "disable"),
-              ("open", "close"), ("join", "leave"), ("press", "release"))  # fmt: skip
+              ("open", "close"), ("join", "leave"), ("press", "release"), ("arm", "disarm"),
+              ("turn_on", "turn_off"))  # fmt: skip
 
 
 def _opposite(a: Step, b: Step) -> bool:
@@ -102,7 +103,7 @@ def _opposite(a: Step, b: Step) -> bool:
         return True
     for one, other in _OPPOSITES:
         for p, q in ((one, other), (other, one)):
-            if x.startswith(p + "_") and y == q + x[len(p) :]:
+            if (x, y) == (p, q) or (x.startswith(p + "_") and y == q + x[len(p) :]):
                 return True
     return False
 

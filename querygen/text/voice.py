@@ -172,6 +172,12 @@ _SECOND_PERSON = (
     (r"\bMy\b", "Your"),
     (r"\bmine\b", "yours"),
     (r"\bme\b", "you"),
+    (r"\bI'm\b", "you're"),
+    (r"\bI am\b", "you are"),
+    (r"\bI was\b", "you were"),
+    (r"\bI've\b", "you've"),
+    (r"\bI'd\b", "you'd"),
+    (r"\bI'll\b", "you'll"),
     (r"\bI\b", "you"),
     (r"\bthe same\b", "that"),
 )
@@ -408,6 +414,9 @@ class Voice:
             return month_words(value, self.today)
         if filt == "clock":
             return clock(value)
+        if filt == "lower":  # a name stored capitalised, said inside a sentence: "the living room speaker"
+            text = str(value)
+            return text if text[1:2].isupper() else text[:1].lower() + text[1:]
         if filt == "minutes":
             return minutes(value)
         if filt == "about":

@@ -30,6 +30,7 @@ so a later one is the fallback for an empty list or a missing field):
     {field:clock}          "9 am" for 09:00, "9:30 pm" for 21:30, "8 am to 9 pm" for 08:00-21:00
     {field:minutes}        a duration: "7 minutes", "1 hour 20 minutes", "about 41 hours"
     {field:about}          a measure to the precision people say: "2,135", "21.4", "2.13"
+    {field:lower}          a name stored capitalised, said mid-sentence: "living room speaker"
     (money is written in the result's own ``currency`` when it has one: "£9,087.50")
     {field:day}            "Tuesday, June 2"        {field:when}  "Tuesday, June 2 at 3 pm"
     {field:state}          the declared words for that value of the column (``states``)
@@ -74,6 +75,7 @@ FILTERS = {
     "clock": False,
     "minutes": False,
     "about": False,
+    "lower": False,
     "day": False,
     "when": False,
     "state": False,

@@ -140,8 +140,7 @@ def set_light(
         values.update(brightness_pct=brightness_pct, state="on" if brightness_pct else "off")
     elif d["state"] == "off":
         values.update(state="on", brightness_pct=100)
-    detail = ", ".join(f"{k} {v}" for k, v in values.items() if k != "state") or "unchanged"
-    after = change(db, home, d, f"light set ({detail})", **values)
+    after = change(db, home, d, f"light set to {_said(values) or 'the same'}", **values)
     keys = ("state", "brightness_pct", "color_temp_k", "color")
     return {"device": device, "name": d["name"], **{k: after[k] for k in keys}}
 
@@ -178,8 +177,7 @@ def set_thermostat(
     """
     d, home = device_for(db, device, "set_thermostat")
     values = check_thermostat(d, home, hvac_mode, target_temp, target_low, target_high)
-    detail = ", ".join(f"{k} {v}" for k, v in values.items() if k != "state")
-    after = change(db, home, d, f"thermostat set ({detail})", **values)
+    after = change(db, home, d, f"thermostat set to {_said(values)}", **values)
     keys = ("hvac_mode", "target_temp", "target_low", "target_high", "current_temp")
     return {"device": device, "name": d["name"], **{k: after[k] for k in keys}}
 
@@ -294,8 +292,7 @@ def control_media(
             raise ToolError(f"{label(d)} is already {d['playback']}")
     if volume_pct is not None:
         values["volume_pct"] = volume_pct
-    detail = ", ".join(f"{k} {v}" for k, v in values.items())
-    after = change(db, home, d, f"media ({detail})", **values)
+    after = change(db, home, d, f"media: {_said(values)}", **values)
     return {
         "device": device,
         "name": d["name"],
@@ -339,3 +336,26 @@ def control_vacuum(db: Db, device: VacuumDevice, action: Literal["start", "pause
         new = "returning"
     after = change(db, home, d, f"vacuum {action.replace('_', ' ')}", state=new)
     return {"device": device, "name": d["name"], "kind": kind_label(d["kind"]), "state": after["state"]}
+
+
+# how the event log words a change: the app's own sentence, not the columns it wrote
+_SAID = {
+    "brightness_pct": "{}% brightness",
+    "color_temp_k": "{} K white",
+    "color": "{}",
+    "hvac_mode": "{} mode",
+    "target_temp": "{} °C",
+    "target_low": "heat below {} °C",
+    "target_high": "cool above {} °C",
+    "source": "{}",
+    "playback": "{}",
+    "volume_pct": "volume {}%",
+}
+
+
+def _said(values: dict) -> str:
+    """The values a command set, as the event log says them ("green, 60% brightness")."""
+    parts = [
+        _SAID[k].format(str(v).replace("_", " ")) for k, v in values.items() if k in _SAID and v is not None
+    ]
+    return ", ".join(parts)
