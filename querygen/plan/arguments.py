@@ -82,6 +82,9 @@ class ArgumentDrafter:
         conn, spec, steps, rng, scene, namer = d.reading, step.spec, d.steps, d.rng, d.scene, self.namer
         table = p.ref.table_name
         exclude = [k for q, k in ref_keys(step).items() if _ref_table(spec, q) == table]
+        me = namer.signed_in(conn, table)
+        if me is not None:
+            exclude.append(me)  # "that user", "the buyer of that order": never the speaker
         where = p.ref.condition(ref_keys(step))  # bound to the call's earlier entities
         # a condition that ties the row to the call's other entities (a user not yet in :project, a
         # product :customer received) already says whose it is: not the actor's, not "mine"
@@ -159,16 +162,24 @@ class ArgumentDrafter:
         """Distinct rows for a list-of-ids parameter: a list an earlier turn's answer showed (the
         legs of a flight option), else one to three rows related to the story so far."""
         table, where = p.ref.table_name, p.ref.condition(ref_keys(step))
+        # rows another list argument of the call already holds (a distance matrix's origins are
+        # not also its destinations)
+        taken = [
+            v
+            for q, vs in step.args.items()
+            if isinstance(vs, list) and _ref_table(step.spec, q) == table
+            for v in vs
+        ]
         want = list_length(p, d.rng)
         sizes = (p.constraints.get("minItems") or 1, p.constraints.get("maxItems") or 50)
         shown = self._shown_list(d, step, table, where, want, sizes)
-        if shown:
+        if shown and not set(shown) & set(taken):
             return shown
         near = _call_context(step.spec, ref_keys(step), d.context)
         out: list[str] = []
         for _ in range(want):
             value = self.sampler.pick(
-                d.reading, table, where, d.rng, context=near, exclude=out, rotate=d.attempt
+                d.reading, table, where, d.rng, context=near, exclude=[*out, *taken], rotate=d.attempt
             )
             if value is None:
                 break

@@ -68,13 +68,16 @@ def undoes(steps: list[Step], created: set[str], diff: list[dict[str, Any]]) -> 
 
 def repeats(steps: list[Step]) -> bool:
     """A request to read again the very row an earlier request of the task showed, with nothing
-    written in between (find my profile by email, then show my profile)."""
+    written in between (find my profile by email, then show my profile), or the row a create just
+    made and showed (make a list, then ask what is on it)."""
     shown: set[Any] = set()
     for s in steps:
         if s.role != "ask":
             continue
         if s.spec.writes:
             shown.clear()
+            if s.spec.name.startswith("create_"):  # what a create shows needs no second look
+                shown.add(_row_of(s))
             continue
         row = _row_of(s)
         if row is not None and row in shown:

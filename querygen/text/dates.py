@@ -50,7 +50,7 @@ def clock_words(hour: int, minute: int) -> str:
     """``14:30`` -> "2:30 pm", ``09:00`` -> "9 am", ``12:00`` -> "noon", ``00:00`` -> "midnight"."""
     if (hour, minute) == (12, 0):
         return "noon"
-    if (hour, minute) == (0, 0):
+    if (hour, minute) in ((0, 0), (24, 0)):
         return "midnight"
     suffix = "am" if hour < 12 else "pm"
     h = hour % 12 or 12

@@ -79,6 +79,15 @@ class Namer:
         voice = self.resolver.voice
         return table == self.person and (param in ACTOR_SLOTS or (voice is not None and voice.speaker(param)))
 
+    def signed_in(self, conn: sqlite3.Connection, table: str) -> Any:
+        """The key of the row of ``table`` that is signed in on this episode (the marketplace
+        user speaking), or None: a request never asks about the speaker as a third person."""
+        acting = self.resolver.acting
+        if acting is None or acting.table is None or acting.table.__tablename__ != table:
+            return None
+        row = conn.execute(f'SELECT "{acting.column}" FROM sessions LIMIT 1').fetchone()
+        return row[0] if row else None
+
     def asked_by_user(self, spec: ToolSpec) -> bool:
         """The service's usual user asks for this tool (not staff, not a dispatcher): its rows
         may be "mine" and their owner the one speaking."""

@@ -133,6 +133,7 @@ class Resolver:
         self.voice = voice_of(domain, datetime.fromisoformat(domain.now).date())
         self.tables = {t.__tablename__: t for t in tables_of(domain)}
         self.person = person_table(domain, rel)
+        self.acting = domain.actor  # who signs in (a marketplace user), when the domain says
         self.reads: dict[str, list[ToolSpec]] = {}
         self.specs = {spec.name: spec for spec in specs.values()}
         self.discovery: ToolSpec | None = None

@@ -80,9 +80,7 @@ class Renderer:
         if p.ref is not None and p.ref.path and value in (".", "./"):
             return "the current folder"  # nobody says "show everything in ."
         if isinstance(value, list):  # "Ana Lopez, born April 12, 1990": no stored date in a user's words
-            return _and(
-                [human(str(v)) if p.items and p.items.get("enum") else _dates_said(str(v)) for v in value]
-            )
+            return _and([self._element(spec, p, v) for v in value])
         if is_money(p) and isinstance(value, int | float):
             said = money(value)
             return said[1:] if after.lstrip().lower().startswith(("dollar", "usd")) else said
@@ -99,6 +97,14 @@ class Renderer:
         if dated:
             return say_date(value, self.today, rng) or value  # "tomorrow at 2:30 pm", not 2026-06-02T14:30
         return str(value)
+
+    def _element(self, spec: ToolSpec, p: Param, value: Any) -> str:
+        """One element of a list argument: its declared words ("invoice.payment_failed" as
+        developers write it), an enum value in words, else the value with its dates said."""
+        words = self.voice.tool_words(spec, p.name, value) if self.voice is not None else None
+        if words is not None:
+            return words
+        return human(str(value)) if p.items and p.items.get("enum") else _dates_said(str(value))
 
     def _month_words(self, value: str, rng: random.Random) -> str:
         y, m = int(value[:4]), int(value[5:])
@@ -302,6 +308,8 @@ class Renderer:
         if persona is not None and level == "complete":
             intro = rng.choice(persona.intros).format(name=who) if who and persona.intros else ""
             opener = rng.choice(persona.openers) if rng.random() < OPENER_RATE else ""
+            if intro.startswith(("Hi", "Hello")):
+                opener = ""  # one greeting: not "Hey, hope you're well. Hi, it's ..."
             closer = rng.choice(persona.closers) if rng.random() < OPENER_RATE else ""
             text = " ".join(x for x in (opener, intro, text, closer) if x)
         elif who:

@@ -23,7 +23,7 @@ from querygen.text.dates import DATE_IN_TEXT, clock_words
 from servers.kit import Domain, ToolSpec
 from servers.kit.language import SLOT, Language, Names
 
-_ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2}))?")
+_ISO_DAY = re.compile(r"(?<![\d-])(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2}))?")
 MAX_LISTED = 3  # items of a list an answer names before "and N more"
 
 
@@ -62,21 +62,26 @@ def month_words(value: Any, today: date) -> str:
 
 
 _CLOCK = r"(\d{1,2}):(\d{2})(?::\d{2})?"
+_CLOCK_IN_TEXT = r"(?<![\d:T])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])"
 
 
 def clock(value: Any) -> str:
     """A stored time of day ("09:00", "21:30") in words: "9 am", "9:30 pm"; opening hours
-    ("08:00-21:00") as "8 am to 9 pm"."""
+    ("08:00-21:00") as "8 am to 9 pm"; the times inside a sentence ("open until 5 pm")."""
     text = str(value)
     if m := re.fullmatch(_CLOCK, text):
         return clock_words(int(m.group(1)), int(m.group(2)))
+    if re.fullmatch(r"0?0:00\s*[-–]\s*24:00", text):
+        return "open all day"
     if m := re.fullmatch(rf"{_CLOCK}\s*[-–]\s*{_CLOCK}", text):
         opens, closes = (
             clock_words(int(m.group(1)), int(m.group(2))),
             clock_words(int(m.group(3)), int(m.group(4))),
         )
         return f"{opens} to {closes}"
-    raise Unsaid(value)
+    # a sentence with times in it ("open until 17:00"): each time in words
+    said, n = re.subn(_CLOCK_IN_TEXT, lambda m: clock_words(int(m[1]), int(m[2])), text)
+    return said.replace("-", " to ") if n and re.fullmatch(r"[\w: ]+-[\w: ]+", said) else said
 
 
 def minutes(value: Any) -> str:
@@ -120,15 +125,16 @@ def exact(value: Any) -> str:
     """A number with every decimal it carries, for an answer whose precision was asked for
     ("rounded to 3 places": "3.142", where :func:`number` would say "3.14")."""
     if isinstance(value, float) and not value.is_integer():
-        text = f"{value:.10f}".rstrip("0").rstrip(".")
+        text = f"{value:.6f}".rstrip("0").rstrip(".")  # 16.766667, not 16.7666666667
         whole, _, frac = text.partition(".")
         return f"{int(whole):,}.{frac}" if abs(value) >= 10000 else text
     return number(value)
 
 
 def day(value: Any, today: date) -> str:
-    """A stored day or moment as its day: "Tuesday, June 2" (with the year when not this one)."""
-    m = _ISO_DAY.match(str(value))
+    """A stored day or moment as its day: "Tuesday, June 2" (with the year when not this one);
+    a local time a service writes around it ("Mon 2026-06-01 09:00 PDT") is read the same way."""
+    m = _ISO_DAY.search(str(value))
     if m is None:
         raise Unsaid(value)
     d = date.fromisoformat(m.group(1))
@@ -138,7 +144,7 @@ def day(value: Any, today: date) -> str:
 
 def when(value: Any, today: date) -> str:
     """A stored moment in words: "Tuesday, June 2 at 3 pm"."""
-    m = _ISO_DAY.match(str(value))
+    m = _ISO_DAY.search(str(value))
     if m is None:
         raise Unsaid(value)
     text = day(value, today)
@@ -226,7 +232,7 @@ class Voice:
     def tool_words(self, spec: ToolSpec, param: str, value: Any) -> str | None:
         """The words the tool's own declaration gives this value of a parameter ("fl oz" for floz)."""
         declared = self.lang.tools.get(spec.name)
-        if declared is not None and param in declared.words:
+        if declared is not None and param in declared.words and not isinstance(value, list | dict):
             return declared.words[param].get(value)
         return None
 

@@ -87,7 +87,7 @@ LIFECYCLE = {
     "opportunity": "opportunity",
     "customer": "customer",
     "evangelist": "evangelist",
-    "other": "other",
+    "other": "'Other'",
 }
 LOST_REASONS = {
     "competitor": "they went with a competitor",
@@ -244,7 +244,7 @@ say.tool(
         "Hand {contact} over to {owner}.",
         "Give {contact} to {owner}, she's taking over that account.",
         "Move {contact} to the {lifecycle_stage} lifecycle stage.",
-        "Set the lifecycle stage of {contact} to {lifecycle_stage}, they're ready for sales.",
+        "Set the lifecycle stage of {contact} to {lifecycle_stage}, that's where they are now.",
         "Mark {contact} as {do_not_contact}.",
         "We were asked to stop reaching out to {contact}; mark them {do_not_contact}.",
     ],

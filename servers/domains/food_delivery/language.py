@@ -179,7 +179,7 @@ say.tool(
         "for {delivery_to_customer.delivery_fee:money}.{delivery_to_customer.delivers:yes}",
         "{name} isn't taking orders right now, and it doesn't deliver as far as {delivery_to_customer.address}."
         "{taking_orders:no}",
-        "{name} is open and taking orders: today's hours are {hours.monday}, it's rated {rating} out of 5, "
+        "{name} is open and taking orders: today's hours are {hours.monday:clock}, it's rated {rating} out of 5, "
         "and delivery is {delivery_fee:money}.{taking_orders:yes}",
         "{name} is closed right now; it next opens {next_opening:when}. It's rated {rating} out of 5.",
         "{name} has paused orders on the app until {paused_until:when}.",

@@ -197,9 +197,9 @@ say.tool(
         "I'm thinking of heading to {place}; are they open, and how's it rated?",
     ],
     tells=[
-        "Right now {name} ({address}) is {status_now} (today's hours: {hours.monday}). It's rated "
+        "Right now {name} ({address}) is {status_now:clock} (today's hours: {hours.monday:clock}). It's rated "
         "{rating} from {review_count} reviews, and the number is {phone}.",
-        "Right now {name} ({address}) is {status_now}. The number is {phone}.",
+        "Right now {name} ({address}) is {status_now:clock}. The number is {phone}.",
     ],
 )
 say.tool(

@@ -120,7 +120,7 @@ say.tool(
         "What's the date and time today, for my auctions?",
         "What time does the site think it is?",
     ],
-    tells=["It's {utc:when} UTC on the marketplace clock; your own clock runs on {timezone} time."],
+    tells=["It's {local:when} your time ({timezone}); the marketplace clock reads {utc:when} UTC."],
 )
 say.tool(
     "list_categories",

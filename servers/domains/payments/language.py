@@ -706,6 +706,7 @@ say.tool(
             "https://ops.example.org/hooks/refunds",
         )
     },
+    words={"events": {t: t for t in EVENT_TYPES}},  # quoted as developers write them
 )
 say.tool(
     "update_webhook_endpoint",
@@ -717,7 +718,7 @@ say.tool(
         "We're moving servers. Turn {endpoint} {enabled} for now.",
     ],
     tells=["{@endpoint} is {status:state} now.{@enabled:yes}", "{@endpoint} now gets {events}."],
-    words={"enabled": {True: "back on", False: "off"}},
+    words={"enabled": {True: "back on", False: "off"}, "events": {t: t for t in EVENT_TYPES}},
 )
 say.tool(
     "resend_event",

@@ -172,12 +172,12 @@ say.tool(
         "When does {store} open and close?",
     ],
     tells=[
-        "{name} is open right now: hours are {opens} to {closes} local time. It's at {address} "
+        "{name} is open right now: hours are {opens:clock} to {closes:clock} local time. It's at {address} "
         "({phone}), managed by {managers:list(name)}.{open_now:yes}",
-        "{name} isn't open right now: it's {status:state}. Its hours are {opens} to {closes} local time; "
+        "{name} isn't open right now: it's {status:state}. Its hours are {opens:clock} to {closes:clock} local time; "
         "it's at {address} ({phone}), managed by {managers:list(name)}.{open_now:no}",
-        "{name} is open right now: hours are {opens} to {closes} local time. It's at {address} ({phone}).{open_now:yes}",
-        "{name} isn't open right now: it's {status:state}. Its hours are {opens} to {closes} local time; "
+        "{name} is open right now: hours are {opens:clock} to {closes:clock} local time. It's at {address} ({phone}).{open_now:yes}",
+        "{name} isn't open right now: it's {status:state}. Its hours are {opens:clock} to {closes:clock} local time; "
         "it's at {address} ({phone}).",
     ],
 )
@@ -410,7 +410,7 @@ say.tool(
     asks=[
         "Check in {transfer}, it just arrived.",
         "Receive {transfer}, please.",
-        "We got {transfer}, but only {quantity_received} of the units were in the box.",
+        "We got {transfer}; {quantity_received} units were in the box.",
         "Check in {transfer}; we counted {quantity_received} in the delivery.",
         "Mark {transfer} received; {employee} unloaded it.",
     ],
@@ -557,7 +557,7 @@ say.tool(
     "receive_reorder",
     asks=[
         "The delivery for {reorder} arrived; check it in.",
-        "We received {reorder}, but only {quantity_received} of the units came.",
+        "We received {reorder}: {quantity_received} units came in.",
         "Receive {reorder}, please.",
         "Check in {reorder}: {employee} signed for it and counted {quantity_received}.",
         "Check in {reorder}, the supplier dropped it off this morning.",
