@@ -311,7 +311,8 @@ def _broken(task: Task, case: str):
 
 
 REFUSALS = {
-    "unserved domain": (422, ["does not serve", "served: banking"]),
+    # the served list is the generated domains and a distracted task's: banking is among them
+    "unserved domain": (422, ["does not serve", "served: ", "banking"]),
     "unknown variant": (422, ["no variant 'nope'", "its variants"]),
     "sha mismatch": (422, ["rebuilds here to sha256", "000000000000"]),
     "unknown tool": (422, ["banking_teleport"]),
