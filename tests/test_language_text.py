@@ -210,8 +210,10 @@ def _filter_words(task: Task, turn: Any) -> list[str]:
     for call in asked:
         declared = d.language.tools.get(call.name.removeprefix(f"{d.name}_"))
         for param, words in (declared.words if declared is not None else {}).items():
-            if call.arguments.get(param) in words:
-                passed.add(words[call.arguments[param]].casefold())
+            given = call.arguments.get(param)
+            for value in given if isinstance(given, list) else [given]:  # a list: each element's words
+                if value in words:
+                    passed.add(words[value].casefold())
     for call in asked:
         name = call.name.removeprefix(f"{d.name}_")
         declared = d.language.tools.get(name)
@@ -219,9 +221,12 @@ def _filter_words(task: Task, turn: Any) -> list[str]:
             continue
         for param, words in declared.words.items():
             given = call.arguments.get(param)
+            chosen = given if isinstance(given, list) else [given]
             for value, phrase in words.items():
                 phrase_cf = phrase.casefold()
-                if len(phrase_cf) < 6 or value == given or phrase_cf in words.get(given, "").casefold():
+                if len(phrase_cf) < 6 or value in chosen:
+                    continue
+                if any(phrase_cf in words.get(g, "").casefold() for g in chosen):
                     continue
                 typed = [v.casefold() for c in asked for v in c.arguments.values() if isinstance(v, str)]
                 if any(phrase_cf in p or p in phrase_cf for p in passed) or any(

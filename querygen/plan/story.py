@@ -87,8 +87,9 @@ def repeats(steps: list[Step]) -> bool:
     return False
 
 
-# a write that finishes a row off: done right after the task made the row, it takes the request back
-_FINISHING = ("complete_", "close_", "finish_", "resolve_", "dismiss_", "archive_", "mark_done")
+# a write that finishes a row off (or runs a scene just saved from the current state): done right after
+# the task made the row, it takes the request back or does nothing
+_FINISHING = ("complete_", "close_", "finish_", "resolve_", "dismiss_", "archive_", "mark_done", "activate_")
 
 _OPPOSITES = (("start", "stop"), ("add", "remove"), ("share", "revoke"), ("enable", "disable"),
               ("open", "close"), ("join", "leave"), ("press", "release"), ("arm", "disarm"),

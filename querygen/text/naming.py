@@ -88,6 +88,25 @@ class Namer:
         row = conn.execute(f'SELECT "{acting.column}" FROM sessions LIMIT 1').fetchone()
         return row[0] if row else None
 
+    def _roles(self, draft: Draft) -> frozenset[str] | None:
+        """Who is speaking in this draft: the roles every request of it may be asked by (None
+        when the domain declares no roles)."""
+        language = self.resolver.voice.lang if self.resolver.voice is not None else None
+        if language is None:
+            return None
+        out: frozenset[str] | None = None
+        for s in draft.steps:
+            roles = language.roles_of(s.spec.name) if s.role == "ask" else None
+            if roles is not None:
+                out = roles if out is None else out & roles
+        return out
+
+    def _may_ask(self, spec: ToolSpec, speaker: frozenset[str] | None) -> bool:
+        """A lookup the speaker would make: one of their own tools, or a generic record tool."""
+        language = self.resolver.voice.lang if self.resolver.voice is not None else None
+        roles = language.roles_of(spec.name) if language is not None else None
+        return roles is None or speaker is None or bool(roles & speaker)
+
     def asked_by_user(self, spec: ToolSpec) -> bool:
         """The service's usual user asks for this tool (not staff, not a dispatcher): its rows
         may be "mine" and their owner the one speaking."""
@@ -331,7 +350,10 @@ class Namer:
         if row is None:
             return None
         mine = self.resolver.owned(table) and a.draft.scene.actor is not None
+        speaker = self._roles(a.draft)
         for lk in self.resolver.lookups(table, row):
+            if not self._may_ask(lk.spec, speaker):
+                continue  # a kitchen finds an order in its own queue, not in a customer's history
             mark = len(a.pre)
             origins: dict[str, Origin] = {}
             ok = True

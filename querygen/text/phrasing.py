@@ -58,6 +58,7 @@ PERSONAS: tuple[Persona, ...] = (
         ("Hello, this is {name}.", "This is {name} writing."),
     ),
 )
+ACTION_CLOSERS = ("Let me know once it's done.", "Tell me if anything goes wrong.")  # close a request to act
 OPENER_RATE = 0.3  # of complete turns that open (and, independently, close) with a stock phrase
 
 CONNECTORS: tuple[str, ...] = ("Then", "After that,", "Next,", "Once that's done,", "And then", "Also,")

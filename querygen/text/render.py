@@ -25,7 +25,14 @@ from querygen.plan.ids import IdIndex
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Step
 from querygen.text.dates import DATE_IN_TEXT, is_date, say_date, stands_alone
-from querygen.text.phrasing import CONNECTORS, MINIMAL_CONNECTORS, OPENER_RATE, PERSONAS, Persona
+from querygen.text.phrasing import (
+    ACTION_CLOSERS,
+    CONNECTORS,
+    MINIMAL_CONNECTORS,
+    OPENER_RATE,
+    PERSONAS,
+    Persona,
+)
 from querygen.text.voice import money, month_words, number, voice_of
 from servers.kit import Domain, Param, ToolSpec, marks
 
@@ -128,7 +135,7 @@ class Renderer:
             # "freeze my account", but "remove a payee from my payees" and "switch to a user"
             if owned and not (template and re.search(rf"\bmy {re.escape(n)}", template, flags=re.I)):
                 return f"my {n}"
-            return f"{'an' if n[:1].lower() in 'aeiou' else 'a'} {n}"
+            return f"the {n}"  # "list the staff of the store": the user forgot which, the agent asks
         return "money" if self.voice is None else ""  # "pay Dana from my checking account"
 
     # -- referring to earlier outputs ------------------------------------------------------------
@@ -294,6 +301,7 @@ class Renderer:
         level: str,
         persona: Persona | None,
         who: str | None,
+        acts: bool = True,
     ) -> str:
         """Join a turn's sentences, with the persona's opener, intro and closer on complete turns;
         ``who`` is the speaker as the lookups need them ("Ann Lee (ann@x.test)"), always said."""
@@ -310,7 +318,9 @@ class Renderer:
             opener = rng.choice(persona.openers) if rng.random() < OPENER_RATE else ""
             if intro.startswith(("Hi", "Hello")):
                 opener = ""  # one greeting: not "Hey, hope you're well. Hi, it's ..."
-            closer = rng.choice(persona.closers) if rng.random() < OPENER_RATE else ""
+            # "Let me know once it's done" closes a request to act, not a question
+            closers = persona.closers if acts else [c for c in persona.closers if c not in ACTION_CLOSERS]
+            closer = rng.choice(closers) if closers and rng.random() < OPENER_RATE else ""
             text = " ".join(x for x in (opener, intro, text, closer) if x)
         elif who:
             text = f"I'm {who}. {text}"

@@ -126,8 +126,9 @@ class Requests:
             anchors[s.turn].extend(found)
             anchors[s.turn].extend(str(ref.value) for ref in s.refs.values() if ref.kind == "attribute")
         who = intro(scene) if scene is not None else None
+        acts = {s.turn for s in self.steps if s.role == "ask" and s.spec.writes}
         texts = [
-            r.turn(sents, rng, level, persona if t == 0 else None, who if t == 0 else None)
+            r.turn(sents, rng, level, persona if t == 0 else None, who if t == 0 else None, acts=t in acts)
             for t, sents in enumerate(sentences)
         ]
         if who and scene is not None:

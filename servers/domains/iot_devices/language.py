@@ -644,7 +644,7 @@ say.tool(
     asks=[
         'Save how {devices} are set right now as a scene called "{name}" at {home}.',
         'Create a scene "{name}" at {home} from {devices}.',
-        'I like how {devices} look now; save that as "{name}" at {home}.',
+        'Save the current settings of {devices} as "{name}" at {home}; I like them this way.',
         'Make a new scene "{name}" at {home} with {devices} as they are.',
         'Add a "{name}" scene at {home} that remembers {devices}.',
     ],

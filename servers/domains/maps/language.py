@@ -220,7 +220,7 @@ say.tool(
 )
 
 # -- getting there ---------------------------------------------------------------------------
-_ROUTE = "From {@origin} to {@destination} it's {distance_mi} miles ({distance_km} km), about {duration_min} minutes"
+_ROUTE = "From {@origin} to {@destination} it's {distance_mi:about} miles ({distance_km:about} km), about {duration_min:minutes}"
 say.tool(
     "get_route",
     asks=[
@@ -257,7 +257,7 @@ def _order(n: int) -> str:
     return f"The quickest order is {stops}.{{stops.{n}.name:no}}"
 
 
-_TOTAL = " That's {total_distance_km} km in all, about {total_duration_min} minutes"
+_TOTAL = " That's {total_distance_km:about} km in all, about {total_duration_min:minutes}"
 _ORDERS = [
     *(
         t
@@ -267,10 +267,10 @@ _ORDERS = [
             _order(n) + _TOTAL + ".",
         )
     ),
-    "With one stop there's nothing to reorder: {first_stop} is {total_distance_km} km, about "
-    "{total_duration_min} minutes, there and back.{return_to_origin:yes}",
-    "With one stop there's nothing to reorder: {first_stop} is {total_distance_km} km, about "
-    "{total_duration_min} minutes away.",
+    "With one stop there's nothing to reorder: {first_stop} is {total_distance_km:about} km, about "
+    "{total_duration_min:minutes}, there and back.{return_to_origin:yes}",
+    "With one stop there's nothing to reorder: {first_stop} is {total_distance_km:about} km, about "
+    "{total_duration_min:minutes} away.",
 ]
 say.tool(
     "optimize_trip",
@@ -288,7 +288,7 @@ say.tool(
     },
     values={"return_to_origin": (True,)},
 )
-_CELL = "{{cells.{k}.origin}} to {{cells.{k}.destination}}: {{cells.{k}.duration_min}} minutes ({{cells.{k}.distance_km}} km)"
+_CELL = "{{cells.{k}.origin}} to {{cells.{k}.destination}}: {{cells.{k}.duration_min:minutes}} ({{cells.{k}.distance_km:about}} km)"
 
 
 def _cells(n: int) -> str:
@@ -306,7 +306,7 @@ say.tool(
         "Work out the drive times from {origins} to {destinations}.",
     ],
     tells=[
-        "It's {cells.0.duration_min} minutes ({cells.0.distance_km} km) from {cells.0.origin} to "
+        "It's {cells.0.duration_min:minutes} ({cells.0.distance_km:about} km) from {cells.0.origin} to "
         "{cells.0.destination}.{cells.1.origin:no}",
         *("Travel times: " + _cells(n) for n in range(2, 13)),
         "Not every pair has a route: {cells:list(reason)}.",
@@ -325,7 +325,7 @@ say.tool(
     ],
     tells=[
         "I found {places:count(place)} on the way; the one closest to your route is {places.0.name} at "
-        "{places.0.address}, {places.0.from_origin_km} km from where you start.",
+        "{places.0.address}, {places.0.from_origin_km:about} km from where you start.",
         "There's nothing like that within {@max_detour_m} of your route from {@origin} to {@destination}.",
         "There's nothing like that close to your route from {@origin} to {@destination}.",
     ],

@@ -575,7 +575,7 @@ say.tool(
         "Which of my orders are {status}?",
         "Show me everything {role} that's {status}.",
         "Show me what {role} recently.",
-        "Find my order for {query}.",
+        'Find my orders with "{query}" in the title.',
         "What orders came in since {since}?",
         "Show me the things {role} since {since}.",
     ],
