@@ -18,29 +18,10 @@ from querygen.generate import GenConfig, Generator
 from querygen.text.phrasing import PERSONAS
 from servers.kit import marks
 from servers.registry import get_domain
+from tests.test_language_kit import FIVE, NINE, SEVEN
 
 # the domains that declare their language, in the groups their issues wrote them in, and a seed
-GROUPS = {
-    "pattern": (("banking", "shopping", "issue_tracker", "calendar", "filesystem"), 4),
-    "issue31": (
-        ("vehicle", "trading", "travel_booking", "social_media", "team_chat", "email", "video_meeting"),
-        4,
-    ),
-    "issue32": (
-        (
-            "maps",
-            "food_delivery",
-            "iot_devices",
-            "retail_chain",
-            "payments",
-            "crm",
-            "budget",
-            "marketplace",
-            "utilities",
-        ),
-        4,
-    ),
-}
+GROUPS = {"pattern": (FIVE, 4), "issue31": (SEVEN, 4), "issue32": (NINE, 4)}  # domains, seed
 N = 2000
 _ISO = re.compile(r"(?<![\w/.~-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?(?![\w/.-])")
 _FENCED = re.compile(r"```.*?(?:```|$)", re.S)

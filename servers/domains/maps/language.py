@@ -96,6 +96,15 @@ NEAR = (
 )
 
 # -- where things are ------------------------------------------------------------------------
+# what people jot beside a place they keep (a saved place or a list entry)
+NOTES = (
+    "ask for the corner table",
+    "parking behind the building",
+    "open late",
+    "try the cardamom bun",
+    "cash only",
+    "good for groups",
+)
 say.tool(
     "geocode",
     asks=[
@@ -378,14 +387,7 @@ say.tool(
             "Dana's pick",
             "regular stop",
         ),
-        "note": (
-            "ask for the corner table",
-            "parking behind the building",
-            "open late",
-            "try the cardamom bun",
-            "cash only",
-            "good for groups",
-        ),
+        "note": NOTES,
     },
 )
 say.tool(
@@ -450,16 +452,7 @@ say.tool(
         'Added {place_name} to your "{list_name}" list, with the note "{note}".',
         'Added {place_name} to your "{list_name}" list.',
     ],
-    values={
-        "note": (
-            "ask for the corner table",
-            "parking behind the building",
-            "open late",
-            "try the cardamom bun",
-            "cash only",
-            "good for groups",
-        )
-    },
+    values={"note": NOTES},
 )
 say.tool(
     "remove_from_list",
