@@ -37,7 +37,7 @@ from rewards.parse import parse_trajectory  # noqa: E402
 from servers.runtime import Environment  # noqa: E402
 from state import SnapshotCache  # noqa: E402
 
-PRESETS = ("recall", "prove", "prove+outcome")
+PRESETS = ("recall", "prove", "prove+outcome", "prove+paths")
 AS_WRITTEN = "prove, exec_check=trajectory"  # results taken as written: no replay to confirm them
 ID = re.compile(r"^[A-Z]{3}-\d{6}$")
 
@@ -323,7 +323,7 @@ def plot(table: dict[str, dict[str, float]], path: Path) -> bool:
         return False
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     ks = list(range(9))
-    for preset, style in zip(PRESETS, ("o--", "s-", "^-"), strict=True):
+    for preset, style in zip(PRESETS, ("o--", "s-", "^-", "d-"), strict=True):
         gold = table["gold"][preset]
         ys = [table["gold" if k == 0 else f"gold+{k}"][preset] / gold for k in ks]
         left.plot(ks, ys, style, label=preset)

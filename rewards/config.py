@@ -1,13 +1,16 @@
 """Reward configuration: the paper's weights and knobs, and every open-point switch, as presets.
 
 A config is validated once (pydantic, unknown keys refused) and then only read, so the
-hot path never touches pydantic. Four presets exist:
+hot path never touches pydantic. Five presets exist:
 
 * ``prove`` — the paper exactly (Eq. 5 weights 0.5/0.5/0.15/0.2/0.1, alpha = beta = 0.5), the default.
 * ``prove+outcome`` — the same plus the state-outcome term (weight ``w_out`` = 0.5).
 * ``prove+policy`` — ``prove+outcome`` plus the policy term (``w_pol`` = 1): breaking a rule of a
   domain's written policy costs the episode 1, whatever else it got right.
 * ``recall`` — coverage alone: the recall baseline the paper argues against.
+* ``prove+paths`` — ``prove+policy`` whose call matching pays every right path (``rewards/paths.py``):
+  a lookup matched by any read that found the same row, writes that reach the expected state
+  counted as the gold's. The preset to train with; ``prove`` stays the paper's exact matching.
 
 Anything else is a preset plus overrides, e.g. ``{"preset": "prove", "efficiency_clip": -1}``.
 Every weight and knob is a finite number within +-``BOUND`` (1e6; ``answer_facts`` at most 1000), so
@@ -88,6 +91,11 @@ class RewardConfig(BaseModel):
     answer_facts: int = Field(
         3, ge=1, le=MAX_FACTS, description="facts a read-only answer must carry for full credit"
     )
+    paths: bool = Field(
+        False,
+        description="credit any right path: a lookup matched by any read that found the same row, writes "
+        "that reach the expected state counted as the gold's (rewards/paths.py)",
+    )
 
     @property
     def max_total(self) -> float:
@@ -100,6 +108,7 @@ PRESETS: dict[str, RewardConfig] = {
     "prove+outcome": RewardConfig(preset="prove+outcome", w_out=0.5),
     "prove+policy": RewardConfig(preset="prove+policy", w_out=0.5, w_pol=1.0),
     "recall": RewardConfig(preset="recall", w_val=0.0, w_cov=1.0, w_eff=0.0, w_name=0.0, w_arg=0.0),
+    "prove+paths": RewardConfig(preset="prove+paths", w_out=0.5, w_pol=1.0, paths=True),
 }
 DEFAULT_PRESET = "prove"
 

@@ -15,6 +15,7 @@ from rewards.credit import credit_details
 from rewards.errors import RewardInputError
 from rewards.outcome import outcome_term
 from rewards.parse import PredCall, Trajectory, parse_trajectory
+from rewards.paths import path_terms
 from rewards.policy_term import applies as policy_applies
 from rewards.policy_term import policy_term
 from rewards.replay import EnvPool, ReplayResult, default_pool
@@ -168,7 +169,7 @@ def score_prepared(
     confirm = can_replay and cfg.exec_check == "replay" and True in status
     unknown = None in status
     need_l3 = bool(cfg.w_val) and (unknown or confirm)
-    need_out = bool(cfg.w_out) and task.replayable
+    need_out = (bool(cfg.w_out) or cfg.paths) and task.replayable
     need_pol = bool(cfg.w_pol) and policy_applies(task)
     replay: ReplayResult | None = None
     rep_pool = pool if pool is not None else default_pool()
@@ -187,6 +188,10 @@ def score_prepared(
         gold_results = [] if task.writes else _gold_results(task, rep_pool)
         out, details["outcome"] = outcome_term(task, replay.diff, traj.answer, gold_results, cfg)
     components["outcome"] = out  # type: ignore[assignment]
+    if cfg.paths and replay is not None:
+        reached = out is not None and task.writes and out >= 1.0 - 1e-9
+        step = cfg.order_by == "step"
+        details["paths"] = path_terms(task, calls, components, raw, replay, reached, order_by_step=step)
     if need_pol:  # a policy task says whether it was checked; other tasks carry no policy key
         pol: float | None = None
         if replay is not None:

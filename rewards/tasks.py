@@ -97,6 +97,11 @@ class PreparedTask:
     reference_answer: str | None = (
         None  # the final turn's reference answer: the facts it states are the ones asked
     )
+    # why each gold call is made ("ask": the user asked; "resolve": to find what the user named) and
+    # which argument of a later gold call took a value from an earlier one: (from, to, parameter)
+    roles: tuple[str, ...] = ()
+    flows: tuple[tuple[int, int, str], ...] = ()
+    domains: tuple[str, ...] = ()
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -162,6 +167,9 @@ def _from_task(task: Task) -> PreparedTask:
             confirm=_confirmations(task),
             final_turn=len(task.turns) - 1,
             reference_answer=task.turns[-1].answer if task.turns else None,
+            roles=_roles(task, len(gold)),
+            flows=_flows(task, len(gold)),
+            domains=tuple(task.domains),
         ),
         task.dependencies,
     )
@@ -182,6 +190,25 @@ def _confirmations(task: Task) -> tuple[tuple[int, str, frozenset[str]], ...]:
             out.append((int(c["turn"]), label, frozenset(c["tools"])))
         elif own == c["turn"]:
             out.append((-1, label, frozenset(c["tools"])))
+    return tuple(out)
+
+
+def _roles(task: Task, n: int) -> tuple[str, ...]:
+    """Each gold call's role as the generator recorded it (``metadata.roles``), if it did."""
+    roles = task.metadata.get("roles")
+    if isinstance(roles, list) and len(roles) == n and all(isinstance(r, str) for r in roles):
+        return tuple(roles)
+    return ()
+
+
+def _flows(task: Task, n: int) -> tuple[tuple[int, int, str], ...]:
+    """The gold dataflow (``metadata.dataflow``): a later call's argument taken from an earlier result."""
+    out = []
+    for f in task.metadata.get("dataflow") or ():
+        if isinstance(f, dict) and isinstance(f.get("param"), str):
+            i, j = f.get("from"), f.get("to")
+            if isinstance(i, int) and isinstance(j, int) and 0 <= i < j < n:
+                out.append((i, j, f["param"]))
     return tuple(out)
 
 
