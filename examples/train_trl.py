@@ -53,7 +53,7 @@ def main() -> None:
         ),
         train_dataset=envs.dataset,
         environment_factory=envs.factory,
-        reward_funcs=env_reward("prove+outcome"),
+        reward_funcs=env_reward("prove+paths"),  # every right path pays (docs/reward.md)
     )
     trainer.train()
     envs.close()  # TRL has no teardown hook; finalizers would free server sessions at exit anyway
