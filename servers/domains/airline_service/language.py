@@ -30,7 +30,7 @@ say = Language(airline_service, speaker=("user",))  # "my bookings": the member 
 # -- naming things ------------------------------------------------------------------------
 say.names(User, "{name}")
 say.names(Airport, "{city}", held="{id}", called="my home airport")
-say.names(Flight, held="flight {id}")
+say.names(Flight, held="{id}", called="my flight")  # said as printed: "SW0142"
 say.names(FlightDate, "flight {flight_number} on {date:day}", held="flight {flight_number} on {date:day}")
 say.names(
     Reservation,
@@ -38,7 +38,6 @@ say.names(
     "my {origin}-{destination} booking flying out {first_departure:day}",
     "my trip to {destination} on {first_departure:day}",
     "my {cabin:state} booking to {destination}",
-    "my {status:state} {origin} to {destination} booking",
     held="booking {id}",
     shown=("first_departure",),
     called="my booking",
@@ -112,7 +111,7 @@ say.tool(
     asks=[
         "Please verify me: my email is {email} and I was born {dob}.",
         "You can verify me with {email}, date of birth {dob}.",
-        "For security: email {email}, birthday {dob}.",
+        "Verify me with {email}, born {dob}.",
         "I'm {email}, born {dob}, if you need to check it's me.",
         "Here are my details to confirm who I am: {email}, born {dob}.",
     ],
@@ -138,7 +137,7 @@ say.tool(
     asks=[
         "I'd like to speak to a person: {summary}.",
         "Can you put me through to a human agent? {summary}.",
-        "This needs a real person, {summary}.",
+        "I need a real person: {summary}.",
         "Please transfer me to someone who can help: {summary}.",
         "Get me a supervisor, please. {summary}.",
     ],
@@ -234,10 +233,10 @@ say.tool(
         "Show me my last {limit} bookings.",
     ],
     tells=[
-        "You have {reservations:count(booking)} {status:state}: {reservations:list(id, destination, "
-        "first_departure:day)} (destination and first flight).",
-        "You have {reservations:count(booking)}: {reservations:list(id, destination, first_departure:day)} "
-        "(destination and first flight).",
+        "Your {status:state} bookings, by destination and first flight: {reservations:list(id, destination, "
+        "first_departure:day)}.",
+        "Your bookings, by destination and first flight: {reservations:list(id, destination, "
+        "first_departure:day)}.",
         "You have no {status:state} bookings.",
         "You have no bookings with us.",
     ],
@@ -308,7 +307,7 @@ say.tool(
 say.tool(
     "change_reservation_cabin",
     asks=[
-        "I'd like to move {reservation} up to {cabin}; put the difference on {payment_method}.",
+        "I'd like to fly {cabin} on {reservation} instead; put the difference on {payment_method}.",
         "Can you change {reservation} to {cabin}? Use {payment_method}.",
         "Please switch {reservation} to {cabin}, paying with {payment_method}.",
         "Put {flight_number} on {reservation} in {cabin}; {payment_method} for the difference.",
@@ -337,16 +336,16 @@ say.tool(
 say.tool(
     "add_reservation_bags",
     asks=[
-        "Add {bags} checked bags to {reservation}.",
-        "I'm bringing {bags} more suitcases on {reservation}; please add them.",
-        "Please add {bags} bags to {reservation}, {paid_bags} of them paid, on {payment_method}.",
-        "We need {bags} extra bags on {reservation}; charge {payment_method} for the {paid_bags} that aren't "
-        "free.",
-        "Can you put {bags} more checked bags on {reservation}?",
+        "Please add checked bags to {reservation}: {bags} more.",
+        "We're bringing more luggage on {reservation}; add {bags} to the checked bags.",
+        "Add {bags} to the checked bags on {reservation}, {paid_bags} of them paid, on {payment_method}.",
+        "I need to add {bags} to my checked bags on {reservation}; {paid_bags} will be over my allowance, so "
+        "charge {payment_method}.",
+        "Can you raise the checked bags on {reservation} by {bags}? I packed more than I planned.",
     ],
     tells=[
-        "{@reservation} now has {total_bags} checked bags in all, {paid_bags} of them paid.{paid_bags:yes}",
-        "{@reservation} now has {total_bags} checked bags in all.",
+        "{@reservation} now has {total_bags:count(checked bag)} in all, {paid_bags} of them paid.{paid_bags:yes}",
+        "{@reservation} now has {total_bags:count(checked bag)} in all.",
     ],
 )
 say.tool(
@@ -356,7 +355,7 @@ say.tool(
         "I'd feel better with insurance on {reservation}; put it on {payment_method}.",
         "Can I still insure {reservation}? Use {payment_method}.",
         "Please add insurance to {reservation}, paid with {payment_method}.",
-        "Insure {reservation} for me, with {payment_method}.",
+        "Insure {reservation} for me; charge {payment_method}.",
     ],
     tells=[
         "{@reservation} is insured now, for {passenger_count:count(passenger)} at $30 each, charged to "
@@ -367,7 +366,7 @@ say.tool(
     "issue_compensation_certificate",
     asks=[
         "{flight_number} on {reservation} was a mess and I missed my meeting. I'd like a {amount} certificate.",
-        "My {flight_number} on {reservation} was disrupted; can I get {amount} in compensation?",
+        "What happened to {flight_number} on {reservation} ruined my day; can I get {amount} in compensation?",
         "Could you give me a {amount} travel certificate for {flight_number} on {reservation}?",
         "After what happened with {flight_number} on {reservation}, I think {amount} in credit is fair.",
         "I'd like compensation for {flight_number} on {reservation}: a certificate for {amount}.",
