@@ -53,7 +53,6 @@ say.names(
     PaymentMethod,
     "my {label}",
     "my {kind:state}",
-    "my {kind:state} with {balance:money} on it",
     found_in={"get_user": ("payment_methods", "id", "user_id")},
     called="my card",
 )
@@ -300,7 +299,7 @@ say.tool(
         "refund {payment_method}.",
     ],
     tells=[
-        "Done: {@reservation} now flies {flights:list(flight_number, departs_at:when)}; the fare difference "
+        "Done: booking {id} now flies {flights:list(flight_number, departs_at:when)}; the fare difference "
         "was settled on {@payment_method}.",
     ],
 )
