@@ -53,3 +53,6 @@ from servers.domains.airline_service.model import airline_service
 airline_service.include(policy, seed, members, flights, reservations, changes, compensation)
 
 __all__ = ["airline_service"]
+
+# the words its callers use and its agent answers with (read by the task generator)
+from servers.domains.airline_service import language as _language  # noqa: E402,F401
