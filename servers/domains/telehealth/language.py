@@ -234,11 +234,14 @@ say.tool(
         "When is {provider} free next?",
         "Does {provider} have anything on {day}?",
         "I'd like to get in with {provider}; what times are open on {day}?",
-        "What times can I get with {provider}? I'm flexible.",
+        "What's the soonest I can get in with {provider}? I'm flexible.",
     ],
     tells=[
-        "{@provider} has {slots:count(opening)}: {slots:list(start:when)}.",
-        "{@provider} has no openings then.",
+        "{@provider} has {slots:count(opening)} on {day:day}: {slots:list(start:when)}.",
+        "{@provider} has no openings on {day:day}{slots:no}.",
+        "The soonest openings with {@provider} are {slots.0.start:when} and {slots.1.start:when}.",
+        "The only opening with {@provider} is {slots.0.start:when}.",
+        "{@provider} has no openings coming up.",
     ],
 )
 
@@ -270,8 +273,8 @@ say.tool(
         "What's the status of {appointment}?",
     ],
     tells=[
-        "That's a {kind:state} visit with {provider_name} on {start:when}, {minutes:minutes} long, for "
-        "{reason}; it's {status:state}.",
+        "It's with {provider_name} on {start:when}, for {reason}: {kind:state}, {minutes:minutes} long, "
+        "and {status:state}.",
     ],
 )
 say.tool(
@@ -280,13 +283,13 @@ say.tool(
         "Please book {slot} for {patient}; it's for {reason}.",
         "Can you book {slot} for {patient}? The reason is {reason}.",
         "I'd like {slot} for {patient}, for {reason}.",
-        "Book {slot} as a {kind} visit for {patient}; it's about {reason}.",
-        "Could you put {slot} down for {patient} as a {kind} visit? Reason: {reason}.",
+        "Book {slot} as {kind} visit for {patient}; it's about {reason}.",
+        "Could you put {slot} down for {patient} as {kind} visit? Reason: {reason}.",
     ],
     tells=[
         "All set: {provider_name} will see {@patient} on {start:when} ({kind:state}, {minutes:minutes}).",
     ],
-    words={"kind": {"in_person": "in-person", "video": "video"}},
+    words={"kind": {"in_person": "an in-person", "video": "a video"}},
     values={
         "reason": (
             "a follow-up",
@@ -322,7 +325,7 @@ say.tool(
         "{appointment} works, confirm it please.",
         "I got a note to confirm {appointment}; consider this my yes.",
     ],
-    tells=["{@appointment} is confirmed: {provider_name} on {start:when}."],
+    tells=["You're confirmed with {provider_name} on {start:when}."],
 )
 say.tool(
     "cancel_appointment",
@@ -331,13 +334,13 @@ say.tool(
         "I can't make {appointment}, so please cancel it.",
         "Cancel {appointment}, please. The reason is {reason}.",
         "I have to cancel {appointment} ({reason}).",
-        "Take {appointment} off the schedule; {reason}.",
+        "Take {appointment} off the schedule, please; reason: {reason}.",
     ],
     tells=[
         "{@appointment} is cancelled, and the $50 late-cancellation fee is on the account{late_fee:yes}.",
         "{@appointment} is cancelled.",
     ],
-    values={"reason": ("schedule conflict", "feeling better", "travel", "no ride that day", "work")},
+    values={"reason": ("schedule conflict", "feeling better", "travel", "no ride that day", "work conflict")},
 )
 
 # -- the visit ------------------------------------------------------------------------------------
@@ -395,7 +398,8 @@ say.tool(
         "Mark {appointment} missed, please; we waited and they didn't come.",
     ],
     tells=[
-        "{@appointment} is marked as a no-show, and the $75 no-show fee has been billed to {patient_name}."
+        "Done: {patient_name} is marked as a no-show for {start:when} with {provider_name}, and the $75 "
+        "no-show fee has been billed."
     ],
 )
 
@@ -509,7 +513,7 @@ say.tool(
         "I want to settle up: what bills are there for {patient}?",
     ],
     tells=[
-        "{@patient} has {invoices:count(invoice)}: {invoices:list(kind, amount:money)}; the balance due is "
+        "{@patient} has {invoices:count(invoice)}: {invoices:list(kind, amount:money, issued_on:day)}; the balance due is "
         "{balance_due:money}.",
         "There are no invoices like that for {@patient}; the balance due is {balance_due:money}.",
     ],
