@@ -37,7 +37,7 @@ say = Language(telehealth, speaker=("patient",))
 say.names(Patient, "{name}", called="the patient")
 say.names(Specialty, "{name}", held="{id}")  # "cardiology", as people say it
 say.names(Provider, "{name}", "{name} from {specialty_id}", called="my doctor")
-say.names(Pharmacy, "{name}", "{name} in {city}")
+say.names(Pharmacy, "{name}")  # the chain and its town: "Greenleaf Drugs Denver"
 say.names(
     Appointment,
     "the {kind:state} visit on {start:when}",
@@ -169,17 +169,17 @@ say.tool(
     ],
     tells=[
         "{@provider} isn't taking new patients, and this would be a first visit{new_patient:yes}"
-        "{accepts_new_patients:no}; the copay would otherwise be {copay:money}.",
+        "{accepts_new_patients:no}; otherwise the copay would be {copay:money}.",
         "The {plan_type} plan needs a referral to see {@provider}, and there isn't one on file"
         "{referral_required:yes}{referral:no}; with one, the copay is {copay:money}.",
-        "Yes: the referral on file is good until {referral.expires_on:day}, the copay is {copay:money}, "
-        "and a video visit is possible{video_allowed:yes}.",
-        "Yes: the referral on file is good until {referral.expires_on:day} and the copay is {copay:money}; "
-        "visits with {@provider} would be in person{video_allowed:no}.",
-        "Yes, no referral needed: the copay is {copay:money}, and a video visit is possible"
-        "{video_allowed:yes}.",
-        "Yes, no referral needed: the copay is {copay:money}; visits with {@provider} would be in "
-        "person{video_allowed:no}.",
+        "{@patient} is covered: the referral on file is good until {referral.expires_on:day}, the copay is "
+        "{copay:money}, and a video visit is possible{video_allowed:yes}.",
+        "{@patient} is covered: the referral on file is good until {referral.expires_on:day} and the copay is "
+        "{copay:money}; visits with {@provider} would be in person{video_allowed:no}.",
+        "{@patient} is covered with no referral needed: the copay is {copay:money}, and a video visit is "
+        "possible{video_allowed:yes}.",
+        "{@patient} is covered with no referral needed: the copay is {copay:money}; visits with {@provider} "
+        "would be in person{video_allowed:no}.",
     ],
 )
 say.tool(
@@ -264,12 +264,12 @@ say.tool(
 )
 say.tool(
     "get_appointment",
-    by=("user", "staff", "provider"),
+    by=("user", "staff"),
     asks=[
         "Who is {appointment} with?",
         "Is {appointment} in person or by video?",
         "Remind me what {appointment} is about and who it's with.",
-        "How long is {appointment}, and who will I see?",
+        "How long is {appointment}, and who is it with?",
         "What's the status of {appointment}?",
     ],
     tells=[
@@ -466,8 +466,8 @@ say.tool(
         "I need a refill of {prescription}, please.",
     ],
     tells=[
-        "The {drug} refill is on its way to {@pharmacy}; {refills_left} refills are left on it.",
-        "The {drug} refill is on its way to the pharmacy on file; {refills_left} refills are left on it.",
+        "The {drug} refill is on its way to {@pharmacy}; you have {refills_left} left on the prescription.",
+        "The {drug} refill is on its way to the pharmacy on file; you have {refills_left} left on the prescription.",
     ],
 )
 say.tool(
@@ -495,11 +495,11 @@ say.tool(
 say.tool(
     "get_invoice",
     asks=[
-        "What is {invoice} for?",
-        "I got a bill, {invoice}. What's it for?",
-        "How much is {invoice}, and is it paid?",
-        "Can you explain {invoice} to me?",
+        "I got a bill, {invoice}. What's it for, and is it paid?",
+        "How much was {invoice}, and is it paid?",
         "Is {invoice} still open?",
+        "Did {invoice} ever get paid?",
+        "I want to make sure I don't pay twice: is {invoice} settled?",
     ],
     tells=["That's the {kind:state} of {amount:money} from {issued_on:day}; it's {status:state}."],
 )
