@@ -432,7 +432,7 @@ say.tool(
     asks=[
         "What referrals does {patient} have on file?",
         "Is there a referral on file for {patient}?",
-        "Which referrals does {patient} have, and when do they run out?",
+        "Which referrals does {patient} have, and are they still good?",
         "Can you check the referrals for {patient}? I want to book a specialist.",
         "Does {patient} have a referral I could use?",
     ],
