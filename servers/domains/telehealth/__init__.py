@@ -39,3 +39,6 @@ from servers.domains.telehealth.model import telehealth
 telehealth.include(policy, seed, patients, scheduling, visits, care)
 
 __all__ = ["telehealth"]
+
+# the words its callers use and its desk answers with (read by the task generator)
+from servers.domains.telehealth import language as _language  # noqa: E402,F401
