@@ -180,12 +180,13 @@ say.tool(
         "{your_permission} access.",
         "{id} has a merge freeze set through {frozen_until:day}. Its default branch is {default_branch}, "
         "it allows {merge_methods} merges, and you have {your_permission} access.",
-        "{id}'s default branch is {default_branch} ({protected_branches:list(name)} protected); it allows "
-        "{merge_methods} merges, runs {check_names} on every commit, has "
+        "{id} has no merge freeze{frozen_until:no}. Its default branch is {default_branch} "
+        "({protected_branches:list(name)} protected); it allows {merge_methods} merges, runs {check_names} "
+        "on every commit, has {open_pull_requests:count(open pull request)}, and you have {your_permission} "
+        "access.",
+        "{id} has no merge freeze{frozen_until:no}. Its default branch is {default_branch}, with no protected "
+        "branches; it allows {merge_methods} merges, runs {check_names} on every commit, has "
         "{open_pull_requests:count(open pull request)}, and you have {your_permission} access.",
-        "{id}'s default branch is {default_branch}, with no protected branches; it allows {merge_methods} "
-        "merges, runs {check_names} on every commit, has {open_pull_requests:count(open pull request)}, "
-        "and you have {your_permission} access.",
     ],
 )
 say.tool(
@@ -345,16 +346,21 @@ say.tool(
     tells=[
         "In {@repo}, the {@state} pull requests from {@opened_by} are {pull_requests:list(title)}.",
         "In {@repo}, the {@state} pull requests are {pull_requests:list(title)}.",
-        "In {@repo}, the open pull requests labelled {@label} are {pull_requests:list(title)}.",
+        "I see {pull_requests:count(open pull request)} labelled {@label} in {@repo}: {pull_requests:list(title)}.",
         "In {@repo}, the pull requests from {@opened_by} are {pull_requests:list(title)}.",
         "In {@repo}, the open pull requests are {pull_requests:list(title)}.",
-        "The {@state} pull requests from {@opened_by} are {pull_requests:list(title)}.",
-        "The open pull requests from {@opened_by} are {pull_requests:list(title)}.",
-        "The open pull requests labelled {@label} are {pull_requests:list(title)}.",
-        "The {@state} pull requests are {pull_requests:list(title)}.",
-        "There are no {@state} pull requests in {@repo}.",
-        "There are no such pull requests in {@repo}.",
-        "There are no such pull requests.",
+        "The {@state} pull requests from {@opened_by} are {pull_requests:list(title, repo_id)}.",
+        "The open pull requests from {@opened_by} are {pull_requests:list(title, repo_id)}.",
+        "I see {pull_requests:count(open pull request)} labelled {@label}: {pull_requests:list(title, repo_id)}.",
+        "The {@state} pull requests are {pull_requests:list(title, repo_id)}.",
+        "The open pull requests are {pull_requests:list(title, repo_id)}.",
+        "There are no {@state} pull requests from {@opened_by} in {@repo}.{pull_requests:no}",
+        "There are no open pull requests from {@opened_by} in {@repo}.{pull_requests:no}",
+        "There are no {@state} pull requests from {@opened_by}.{pull_requests:no}",
+        "There are no open pull requests from {@opened_by}.{pull_requests:no}",
+        "There are no {@state} pull requests in {@repo}.{pull_requests:no}",
+        "There are no such pull requests in {@repo}.{pull_requests:no}",
+        "There are no such pull requests.{pull_requests:no}",
     ],
     words={"state": {"draft": "draft", "open": "open", "merged": "merged", "closed": "closed"}},
     values={"label": ("bug", "hold", "dependencies", "needs-docs", "ready-for-qa", "enhancement")},
@@ -370,6 +376,8 @@ say.tool(
     ],
     tells=[
         '#{number} ("{title}") is {state:state} and can\'t be merged yet: {merge.blockers}.',
+        'Nothing on the host blocks #{number} ("{title}"){merge.blockers:no}; it\'s labelled {labels} and '
+        "changes {files_changed}.",
         'Nothing on the host blocks #{number} ("{title}"){merge.blockers:no}; it changes {files_changed}.',
         '#{number} ("{title}") was merged into {base_branch} on {merged_at:day}.',
         '#{number} ("{title}") was closed without merging on {closed_at:day}.',
@@ -526,7 +534,7 @@ say.tool(
         "{check} looks flaky, run it again.",
         "Please rerun {check}.",
         "Kick off {check} again.",
-        "Can you retry {check}? It failed on something unrelated.",
+        "Can you retry {check}? I think it was a fluke.",
     ],
     tells=["Re-ran the {name} check: it {status:state} this time."],
 )
@@ -559,6 +567,7 @@ say.tool(
     ],
     tells=[
         "Published {tag} of {repo_id} as a pre-release, from {target_branch}.{prerelease:yes}",
+        'Published {tag} ("{@name}") of {repo_id} from {target_branch}.',
         "Published {tag} of {repo_id} from {target_branch}.",
     ],
     words={"prerelease": {True: "a pre-release", False: "a full release"}},
