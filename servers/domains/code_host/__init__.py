@@ -40,3 +40,6 @@ from servers.domains.code_host.model import code_host
 code_host.include(policy, seed, repos, files, pulls, reviews, releases)
 
 __all__ = ["code_host"]
+
+# the words its developers use and its assistant answers with (read by the task generator)
+from servers.domains.code_host import language as _language  # noqa: E402,F401
