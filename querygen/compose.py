@@ -299,12 +299,13 @@ class Composer:
             k = next((i for i, s in enumerate(mine) if s.name in gated), None)
             if k is not None:
                 rule, s = gated[mine[k].name], mine[k]
-                before = answer(reported[:k], given, set()) if k else ""
+                # the requests answered before the confirmation; the agent's own lookups are not news
+                before = answer(reported[:k], given, set()) if any(r.ask for r in reported[:k]) else ""
                 ask = f"Before I go ahead: {describe(s.spec, s.args)}. Shall I proceed?"
                 out.append(Turn(user=text, calls=_gold(mine[:k]), answer=f"{before} {ask}".strip()))
                 confirms.append(confirm_mark(kit.domain, rule, len(out) - 1))
                 mine, reported, text = mine[k:], reported[k:], rng.choice(YES)
-            said = answer(reported, given, quoted) if mine else ""
+            said = answer(reported, given, quoted) if any(r.ask for r in reported) else ""
             if any(str(i) not in said for i in quoted):
                 return None  # a later turn quotes an id no answer gave: it would be planted
             if refused is not None:
