@@ -45,7 +45,7 @@ def test_health_reports_version_and_presets(service):
     assert (
         body["status"] == "ok"
         and body["version"]
-        and set(body["presets"]) == {"prove", "prove+outcome", "prove+policy", "recall"}
+        and set(body["presets"]) == {"prove", "prove+outcome", "prove+policy", "prove+paths", "recall"}
     )
     assert body["presets"]["prove"]["w_val"] == 0.5
 

@@ -99,9 +99,6 @@ class Renderer:
             and ("month" in p.name or "expir" in p.name)
         ):
             return self._month_words(value, rng)
-        if p.sensitive and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-            born = date.fromisoformat(value)  # a date of birth to verify with: the whole date, in words
-            return f"{born.strftime('%B')} {born.day}, {born.year}"
         dated = isinstance(value, str) and p.constraints.get("pattern") and is_date(value) and not p.sensitive
         if dated:
             return say_date(value, self.today, rng) or value  # "tomorrow at 2:30 pm", not 2026-06-02T14:30
