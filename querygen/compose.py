@@ -301,7 +301,7 @@ class Composer:
                 rule, s = gated[mine[k].name], mine[k]
                 # the requests answered before the confirmation; the agent's own lookups are not news
                 before = answer(reported[:k], given, set()) if any(r.ask for r in reported[:k]) else ""
-                ask = f"Before I go ahead: {describe(s.spec, s.args)}. Shall I proceed?"
+                ask = self._confirming(kit, s, steps)
                 out.append(Turn(user=text, calls=_gold(mine[:k]), answer=f"{before} {ask}".strip()))
                 confirms.append(confirm_mark(kit.domain, rule, len(out) - 1))
                 mine, reported, text = mine[k:], reported[k:], rng.choice(YES)
@@ -312,6 +312,17 @@ class Composer:
                 said = f"{said} {refusal(_forbidding(refused))}".strip()
             out.append(Turn(user=text, calls=_gold(mine), answer=said or "Done."))
         return out, confirms
+
+    @staticmethod
+    def _confirming(kit: DomainKit, step: Step, steps: list[Step]) -> str:
+        """What the agent says before a write the policy wants a yes for: the domain's declared
+        clause in the user's own words where it has one, else the tool's description."""
+        voice = kit.renderer.voice
+        said = kit.renderer.said(step, steps[: steps.index(step)]) if voice is not None else {}
+        clause = voice.confirm(step.spec, step.args, said) if voice is not None else None
+        if clause is not None:
+            return f"Before I go ahead: I'll {clause}. Shall I?"
+        return f"Before I go ahead: {describe(step.spec, step.args)}. Shall I proceed?"
 
     def _seen_before(self, steps: list[Step], step: Step) -> set[str]:
         """Ids earlier calls showed (a row archived after it was created is not new again)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 
 import pytest
@@ -214,3 +215,21 @@ def test_policy_tasks_loaded_by_datasets_score_as_in_process(run, tmp_path):
         )
         assert loaded.total == pytest.approx(direct.total) and loaded.components["policy"] == -1.0, t.id
         assert loaded.details["policy"]["rules_broken"] == direct.details["policy"]["rules_broken"]
+
+
+def test_a_confirmation_says_the_change_in_the_users_words(run):
+    """Before a governed write the agent states the change as the domain declares it ("I'll move
+    SW0107 on your DEN-ORD booking to Friday, June 19, settling any fare difference on your Amex
+    ending 2184"), never as a tool description with internal ids (telecom_support's language is
+    not declared yet: it keeps the generic sentence)."""
+    tasks, _ = run
+    internal = re.compile(r"\b(?:USR|PMT|PAT|PRV|SLT|APT|BRN|PR|RX|PHM)-\d{6}\b")
+    asked = []
+    for t in gated(tasks):
+        for c in t.policy.get("confirm") or []:
+            if t.domains[0] != "telecom_support":
+                asked.append(t.turns[c["turn"]].answer)
+    assert len(asked) >= 30, len(asked)
+    generic = [a for a in asked if "Shall I proceed?" in a or "I'll" not in a]
+    leaked = [a for a in asked if internal.search(a.split("Before I go ahead:")[-1])]
+    assert not generic and not leaked, (generic[:3], leaked[:3])

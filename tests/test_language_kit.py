@@ -67,6 +67,8 @@ ASKS = [f"Cancel {{order}}, {why}: {{reason}}." for why in ("please", "now", "to
         ({"tells": ["{total:cash}"]}, r"unknown filter 'cash'; known: \["),
         ({"tells": ["{rows:count}"]}, r"count needs \(argument\)"),
         ({"tells": ["{@ordr} is cancelled."]}, r"\{@ordr\} names no parameter"),
+        ({"confirms": ["cancel {@ordr}"]}, r"\{@ordr\} names no parameter"),
+        ({"confirms": ["refund {total:cash}"]}, r"unknown filter 'cash'"),
         ({"words": {"refund": {"maybe": "perhaps"}}}, r"words for refund=\['maybe'\]; its values are"),
         ({"values": {"order": ["ORD-1"]}}, r"values for 'order' must be a non-empty list for a plain"),
         ({"name": "refund_order"}, r"the domain has no tool 'refund_order'; tools are \['cancel_order'\]"),

@@ -216,6 +216,18 @@ class Voice:
                 continue
         return None
 
+    def confirm(self, spec: ToolSpec, args: Mapping[str, Any], said: Mapping[str, str]) -> str | None:
+        """The declared clause for a write about to be confirmed ("move your knee pain visit on
+        Monday to the opening on Tuesday, June 2 at 8:30 am"), from its arguments alone."""
+        declared = self.lang.tools.get(spec.name)
+        for template in declared.confirms if declared is not None else ():
+            try:
+                text = self._fill(template, spec, {}, args, said)
+            except Unsaid:
+                continue
+            return text[:1].lower() + text[1:]
+        return None
+
     def _fill(
         self, template: str, spec: ToolSpec, result: Any, args: Mapping[str, Any], said: Mapping[str, str]
     ) -> str:

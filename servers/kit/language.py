@@ -130,6 +130,9 @@ class Asks:
     lists: Mapping[str, str] = field(default_factory=dict)
     # who asks for it: the service's usual user (USER), or other roles ("staff", "dispatch")
     by: frozenset[str] = frozenset({"user"})
+    # what the agent says it is about to do when a written policy wants the user's yes first:
+    # clauses over the arguments ("move {@appointment} to {@slot}"), first resolvable wins
+    confirms: tuple[str, ...] = ()
 
 
 class Language:
@@ -225,13 +228,18 @@ class Language:
         values: Mapping[str, Iterable[Any]] | None = None,
         lists: Mapping[str, str] | None = None,
         by: str | Iterable[str] = USER,
+        confirms: Iterable[str] = (),
     ) -> None:
         """Declare one tool's requests and answers (see the module docstring for the grammar).
 
         ``by`` is who asks for it: the service's usual user (``"user"``, the speaker), or another
         role ("staff" pausing a restaurant, "dispatch" assigning a courier), or several. A task
         keeps to one role, and a role other than the user never speaks as the owner of the rows
-        it acts on (a kitchen declines "the order placed at 12:10", not "my order")."""
+        it acts on (a kitchen declines "the order placed at 12:10", not "my order").
+
+        ``confirms`` are what the agent says it is about to do when the domain's written policy wants
+        the user's yes first ("cancel {@reservation} and refund it to {@payment_method}"), filled
+        from the arguments only (the call has not run), first resolvable wins."""
         spec = self.domain._tools.get(name)
         where = f"{self.domain.name}.{name}"
         if spec is None:
@@ -250,7 +258,7 @@ class Language:
             )
         for text in asks:
             self._check_request(where, text, spec.params)
-        for text in tells:
+        for text in (*tells, *confirms):
             _check_answer(where, text, params)
         for param, said_words in (words or {}).items():
             _check_words(where, param, said_words, params)
@@ -268,7 +276,7 @@ class Language:
             raise LanguageError(f"{where}: by={by!r} must name one role or several (words like 'staff')")
         kept = {k: tuple(v) for k, v in (values or {}).items()}
         self.tools[name] = Asks(
-            name, asks, tells, dict(words or {}), one_form, kept, dict(lists or {}), roles
+            name, asks, tells, dict(words or {}), one_form, kept, dict(lists or {}), roles, tuple(confirms)
         )
 
     def _check_request(self, where: str, text: str, params: list[Any]) -> None:

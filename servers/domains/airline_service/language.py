@@ -243,6 +243,10 @@ say.tool(
 )
 say.tool(
     "book_reservation",
+    confirms=[
+        "book {@flight_number} on {date:day} in {@cabin} for {@passengers}, paid with {@payment_method}",
+        "book {@flight_number} on {date:day} in {@cabin}, paid with {@payment_method}",
+    ],
     asks=[
         "Book me on {flight_number} on {date} in {cabin}, paying with {payment_method}.",
         "I'd like a seat on {flight_number} on {date}, {cabin}; put it on {payment_method}.",
@@ -274,6 +278,9 @@ say.tool(
 )
 say.tool(
     "cancel_reservation",
+    confirms=[
+        "cancel {@reservation}",
+    ],
     asks=[
         "Please cancel {reservation}; {reason}.",
         "I need to cancel {reservation} because {reason}.",
@@ -288,6 +295,10 @@ say.tool(
 )
 say.tool(
     "change_reservation_flights",
+    confirms=[
+        "change {@reservation} from {@flight_number} to {@new_flight_number} on {new_date:day}, settling any fare difference on {@payment_method}",
+        "move {@flight_number} on {@reservation} to {new_date:day}, settling any fare difference on {@payment_method}",
+    ],
     asks=[
         "Please move {flight_number} on {reservation} to {new_date}; put any difference on {payment_method}.",
         "My meeting moved, so I need {flight_number} on {reservation} on {new_date} instead. Use "
@@ -305,6 +316,9 @@ say.tool(
 )
 say.tool(
     "change_reservation_cabin",
+    confirms=[
+        "move {@reservation} to {@cabin}, settling any difference on {@payment_method}",
+    ],
     asks=[
         "I'd like to fly {cabin} on {reservation} instead; put the difference on {payment_method}.",
         "Can you change {reservation} to {cabin}? Use {payment_method}.",
@@ -319,6 +333,9 @@ say.tool(
 )
 say.tool(
     "update_reservation_passengers",
+    confirms=[
+        "change {@passenger} to {first_name} {last_name}",
+    ],
     asks=[
         "{passenger} can't come after all; please put {first_name} {last_name} on {reservation} instead.",
         "Please change {passenger} on {reservation} to {first_name} {last_name}.",
@@ -334,6 +351,10 @@ say.tool(
 )
 say.tool(
     "add_reservation_bags",
+    confirms=[
+        "add {bags:count(checked bag)} to {@reservation}, {paid_bags} of them paid with {@payment_method}",
+        "add {bags:count(checked bag)} to {@reservation}",
+    ],
     asks=[
         "Please add checked bags to {reservation}: {bags} more.",
         "We're bringing more luggage on {reservation}; add {bags} to the checked bags.",
@@ -349,6 +370,9 @@ say.tool(
 )
 say.tool(
     "add_reservation_insurance",
+    confirms=[
+        "add travel insurance to {@reservation}, paid with {@payment_method}",
+    ],
     asks=[
         "Add travel insurance to {reservation} and charge {payment_method}.",
         "I'd feel better with insurance on {reservation}; put it on {payment_method}.",
@@ -363,6 +387,9 @@ say.tool(
 )
 say.tool(
     "issue_compensation_certificate",
+    confirms=[
+        "issue you a {amount:money} travel certificate for {@flight_number} on {@reservation}",
+    ],
     asks=[
         "{flight_number} on {reservation} was a mess and I missed my meeting. I'd like a {amount} certificate.",
         "What happened to {flight_number} on {reservation} ruined my day; can I get {amount} in compensation?",

@@ -222,6 +222,9 @@ say.tool(
 )
 say.tool(
     "delete_branch",
+    confirms=[
+        "delete {@branch}",
+    ],
     asks=[
         "Delete {branch}.",
         "We're done with {branch}, please delete it.",
@@ -446,6 +449,10 @@ say.tool(
 )
 say.tool(
     "merge_pull_request",
+    confirms=[
+        "merge {@pull_request} and delete its branch{delete_branch:yes}",
+        "merge {@pull_request}",
+    ],
     asks=[
         "Merge {pull_request}.",
         "Go ahead and merge {pull_request}.",
@@ -557,6 +564,10 @@ say.tool(
 )
 say.tool(
     "create_release",
+    confirms=[
+        "publish {tag} of {@repo} from {@target}",
+        "publish {tag} of {@repo}",
+    ],
     asks=[
         "Cut release {tag} of {repo}.",
         "Publish {tag} for {repo}.",

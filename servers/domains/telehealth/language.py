@@ -279,6 +279,10 @@ say.tool(
 )
 say.tool(
     "book_appointment",
+    confirms=[
+        "book {@slot} for {@patient} ({reason})",
+        "book {@slot} for {@patient}",
+    ],
     asks=[
         "Please book {slot} for {patient}; it's for {reason}.",
         "Can you book {slot} for {patient}? The reason is {reason}.",
@@ -303,6 +307,10 @@ say.tool(
 )
 say.tool(
     "reschedule_appointment",
+    confirms=[
+        "move {@appointment} to {@slot}; the late-change fee applies{late_fee:yes}",
+        "move {@appointment} to {@slot}",
+    ],
     asks=[
         "Can you move {appointment} to {slot}?",
         "Something came up at work; please move {appointment} to {slot}.",
@@ -329,6 +337,10 @@ say.tool(
 )
 say.tool(
     "cancel_appointment",
+    confirms=[
+        "cancel {@appointment}; the late-cancellation fee applies{late_fee:yes}",
+        "cancel {@appointment}",
+    ],
     asks=[
         "Please cancel {appointment}.",
         "I can't make {appointment}, so please cancel it.",
@@ -406,6 +418,10 @@ say.tool(
 # -- care between visits --------------------------------------------------------------------------
 say.tool(
     "create_referral",
+    confirms=[
+        "refer {@patient} to {@specialty} ({reason})",
+        "refer {@patient} to {@specialty}",
+    ],
     asks=[
         "{patient} needs a referral to {specialty} for {reason}.",
         "Can {patient} get a referral to {specialty}? It's for {reason}.",
@@ -458,6 +474,10 @@ say.tool(
 )
 say.tool(
     "request_refill",
+    confirms=[
+        "send a refill of {@prescription} to {@pharmacy}",
+        "request a refill of {@prescription}",
+    ],
     asks=[
         "I'm almost out; can you send a refill of {prescription}?",
         "Please refill {prescription}.",
