@@ -44,6 +44,7 @@ from querygen.text.phrasing import (
     MISSING_TOOL_ANSWER,
     MISSING_TOOL_CLARIFY,
 )
+from querygen.text.refusals import in_our_words
 from querygen.text.render import Renderer, noun
 from querygen.text.request import Gap, Requests, find_gap, intro
 from servers.kit import Domain
@@ -309,9 +310,17 @@ class Composer:
             if any(str(i) not in said for i in quoted):
                 return None  # a later turn quotes an id no answer gave: it would be planted
             if refused is not None:
-                said = f"{said} {refusal(_forbidding(refused))}".strip()
+                said = f"{said} {self._refusing(kit, refused, steps)}".strip()
             out.append(Turn(user=text, calls=_gold(mine), answer=said or "Done."))
         return out, confirms
+
+    def _refusing(self, kit: DomainKit, step: Step, steps: list[Step]) -> str:
+        """The refusal, the rule's message said as the conversation says things (a declared domain)."""
+        text = refusal(_forbidding(step))
+        voice = kit.renderer.voice
+        if voice is None:
+            return text
+        return in_our_words(text, voice, lambda key: self.ids.table(key, kit.domain.name), steps)
 
     @staticmethod
     def _confirming(kit: DomainKit, step: Step, steps: list[Step]) -> str:

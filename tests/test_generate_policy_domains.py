@@ -233,3 +233,22 @@ def test_a_confirmation_says_the_change_in_the_users_words(run):
     generic = [a for a in asked if "Shall I proceed?" in a or "I'll" not in a]
     leaked = [a for a in asked if internal.search(a.split("Before I go ahead:")[-1])]
     assert not generic and not leaked, (generic[:3], leaked[:3])
+
+
+def test_a_refusal_says_the_rows_by_their_names_and_days_in_words(run):
+    """A rule's message names rows by internal ids and days as stored ("patient PAT-001430 lives in
+    IL", "booked at 2026-05-31T09:59:00"); the reference refusal of a declared domain says them the
+    way the conversation does, and leaves out an id nobody could know."""
+    tasks, _ = run
+    internal = re.compile(r"\b(?:USR|PMT|PAT|PRV|SLT|APT|BRN|PR|RX|PHM)-\d{6}\b")
+    iso = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+    refusals = [
+        turn.answer.split("I can't do that:")[1].split(" Our policy (rule ")[0]
+        for t in gated(tasks, "forbidden")
+        if t.domains[0] != "telecom_support"
+        for turn in t.turns
+        if turn.answer and "I can't do that:" in turn.answer
+    ]
+    assert len(refusals) >= 20, len(refusals)
+    bad = [r for r in refusals if internal.search(r) or iso.search(r)]
+    assert not bad, bad[:3]

@@ -162,7 +162,7 @@ class Renderer:
         role = self._role(value, n, producer)
         if role is not None or self.voice is None:
             return role  # no "the product whose brand is Acme": a domain without words drops it
-        rows = _rows_with_id(producer.result, value)
+        rows = rows_with_id(producer.result, value)
         if rows is None:
             return None
         named = self.voice.name_row(table, rows[0], rows[1], _owned(self.tables[table]))
@@ -222,7 +222,7 @@ class Renderer:
         table = p.ref.table_name
         mine = table in self.tables and _owned(self.tables[table])
         for s in reversed(before):
-            rows = _rows_with_id(s.result, value)
+            rows = rows_with_id(s.result, value)
             if rows is None and isinstance(s.result, dict) and s.result.get("id") == value:
                 rows = (s.result, [s.result])
             if rows is not None:
@@ -405,11 +405,11 @@ def _strip_noun(before: str, p: Param) -> tuple[str, bool]:
     return stripped + " ", False
 
 
-def _rows_with_id(result: Any, value: str) -> tuple[dict, list[dict]] | None:
+def rows_with_id(result: Any, value: str) -> tuple[dict, list[dict]] | None:
     """The row with ``id == value`` inside a list of rows in ``result``, with its siblings."""
     if isinstance(result, dict):
         for v in result.values():
-            found = _rows_with_id(v, value)
+            found = rows_with_id(v, value)
             if found:
                 return found
     elif isinstance(result, list):
@@ -418,7 +418,7 @@ def _rows_with_id(result: Any, value: str) -> tuple[dict, list[dict]] | None:
             if r.get("id") == value:
                 return r, rows
         for r in rows:  # a subcategory listed inside its category's row
-            found = _rows_with_id(r, value)
+            found = rows_with_id(r, value)
             if found:
                 return found
     return None

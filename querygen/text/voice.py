@@ -316,6 +316,11 @@ class Voice:
             "when": lambda v: when(v, self.today),
         }
 
+    def days_in_words(self, text: str) -> str:
+        """A sentence with its stored days and moments said in words ("booked at 2026-05-30T08:00"
+        -> "booked at Saturday, May 30 at 8 am")."""
+        return DATE_IN_TEXT.sub(lambda m: self._day_in_text(m.group()), text)
+
     def _day_in_text(self, iso: str) -> str:
         try:
             return when(iso, self.today) if "T" in iso else day(iso, self.today)
