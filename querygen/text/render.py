@@ -368,8 +368,8 @@ def _decapitalise(sentence: str) -> str:
     first, _, rest = sentence.partition(" ")
     if first in ("I", "I'd", "I'm", "I've", "I'll") or (len(first) > 1 and first[1].isupper()):
         return sentence
-    if first[:1].isupper() and rest[:1].isupper():
-        return sentence
+    if first[:1].isupper() and rest[:1].isupper() and not re.match(r"I\b", rest):
+        return sentence  # "Donna Drake approved it", but "do I have ..." is no name
     if re.match(r"[\"'~/.]", first) or re.search(r"[/@\d]|\.\w", first):
         return sentence  # a path, a file name, a quote: the user's own spelling
     return sentence[:1].lower() + sentence[1:]
