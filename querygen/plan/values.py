@@ -74,8 +74,8 @@ def _range_start(name: str, args: Mapping[str, Any]) -> str | None:
     """The date already chosen for the opening of the range ``name`` closes ("end_day" after
     "start_day", "date_to" after "date_from"), or None."""
     for end, start in _RANGE_ENDS.items():
-        for opening in {name.replace(end, start, 1)} if end in name.split("_") else ():
-            value = args.get(opening)
+        if end in name.split("_"):
+            value = args.get(name.replace(end, start, 1))
             if isinstance(value, str) and _ISO_DAY_VALUE.match(value):
                 return value
     return None

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from querygen.plan.step import Step
-from querygen.text.render import rows_with_id
+from querygen.text.render import shown_row
 from querygen.text.voice import Voice
 
 _INTERNAL_ID = re.compile(r"\b[A-Z]{2,4}-\d{6}\b")
@@ -48,16 +47,8 @@ def _name(key: str, voice: Voice, table: str | None, steps: Sequence[Step]) -> s
     if table is None or voice.holds(table):
         return key
     for s in steps:
-        row = _shown(s.result, key)
-        named = voice.name_row(table, row, [row], mine=False) if row is not None else None
+        found = shown_row(s.result, key)
+        named = voice.name_row(table, found[0], [found[0]], mine=False) if found is not None else None
         if named is not None:
             return _NAMED + named[0]
     return _UNNAMED
-
-
-def _shown(result: Any, key: str) -> dict[str, Any] | None:
-    """The row ``key`` as a result shows it: the result itself, or a row in one of its lists."""
-    if isinstance(result, dict) and result.get("id") == key:
-        return result
-    found = rows_with_id(result, key)
-    return found[0] if found else None

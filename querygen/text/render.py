@@ -131,7 +131,7 @@ class Renderer:
                 return names.called  # "move my flight", not "move my segment"
             if self.voice is None:
                 return f"{'my' if owned else 'the'} {n}"
-            # "freeze my account", but "remove a payee from my payees" and "switch to a user"
+            # "freeze my account", but "remove the payee from my payees" and "switch to the user"
             if owned and not (template and re.search(rf"\bmy {re.escape(n)}", template, flags=re.I)):
                 return f"my {n}"
             return f"the {n}"  # "list the staff of the store": the user forgot which, the agent asks
@@ -222,9 +222,7 @@ class Renderer:
         table = p.ref.table_name
         mine = table in self.tables and _owned(self.tables[table])
         for s in reversed(before):
-            rows = rows_with_id(s.result, value)
-            if rows is None and isinstance(s.result, dict) and s.result.get("id") == value:
-                rows = (s.result, [s.result])
+            rows = shown_row(s.result, value)
             if rows is not None:
                 named = self.voice.name_row(table, rows[0], rows[1], mine)
                 if named is not None:
@@ -403,6 +401,14 @@ def _strip_noun(before: str, p: Param) -> tuple[str, bool]:
     if len(tail) >= 2 and tail[-2].lower() in _DETERMINERS:
         return stripped + " ", True
     return stripped + " ", False
+
+
+def shown_row(result: Any, value: str) -> tuple[dict, list[dict]] | None:
+    """The row ``value`` as a result shows it, with the rows beside it: the result itself when it
+    is that row, else a row of one of its lists."""
+    if isinstance(result, dict) and result.get("id") == value:
+        return result, [result]
+    return rows_with_id(result, value)
 
 
 def rows_with_id(result: Any, value: str) -> tuple[dict, list[dict]] | None:

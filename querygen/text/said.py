@@ -144,19 +144,14 @@ def plural(noun: str) -> str:
 
 
 def listing(items: Sequence[str], more: int = 0) -> str:
-    """``a``, ``a and b``, ``a, b and c``, ``a, b, c and 4 more``."""
-    items = list(items)
-    # items with their own commas ("Lucky Cat, 12 Elm St"; not "Standup (Tuesday, June 2)"): semicolons
-    if any("," in re.sub(r"\([^)]*\)", "", i) for i in items):
-        head = "; ".join(items[:-1]) if not more else "; ".join(items)
-        return (
-            f"{head}; and {more} more"
-            if more
-            else (f"{head}; and {items[-1]}" if len(items) > 1 else items[0])
-        )
-    if more:
-        return ", ".join(items) + f" and {more} more"
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    """``a``, ``a and b``, ``a, b and c``, ``a, b, c and 4 more``; items with their own commas
+    ("Lucky Cat, 12 Elm St"; not "Standup (Tuesday, June 2)") joined by semicolons: ``a; b; and c``."""
+    items = [*items, f"{more} more"] if more else list(items)
+    if len(items) < 2:
+        return "".join(items)
+    own_commas = any("," in re.sub(r"\([^)]*\)", "", i) for i in items)
+    sep, last = ("; ", "; and ") if own_commas else (", ", " and ")
+    return sep.join(items[:-1]) + last + items[-1]
 
 
 _SECOND_PERSON = (

@@ -62,6 +62,21 @@ class Voice:
         self.lang = language
         self.today = today
         self.currency = "usd"  # of the result being told: a London merchant's balance is in pounds
+        # the filters that say one value on its own ({x:money}, {x:day} ...); they read the
+        # currency of whatever is being said when they run
+        self._said_as: dict[str, Callable[[Any], str]] = {
+            "money": lambda v: money(v, self.currency),
+            "amount": lambda v: money(abs(float(v)), self.currency),  # an outflow -32.62: "$32.62"
+            "month": lambda v: month_words(v, self.today),
+            "clock": clock,
+            "lower": lower,
+            "minutes": minutes,
+            "about": about,
+            "exact": exact,
+            "abs": unsigned,
+            "day": lambda v: day(v, self.today),
+            "when": lambda v: when(v, self.today),
+        }
 
     # -- requests -------------------------------------------------------------------------------
     def asks(self, spec: ToolSpec) -> tuple[str, ...] | None:
@@ -298,23 +313,6 @@ class Voice:
                 lambda m: self._day_in_text(m.group()), value
             )
         return number(value)
-
-    @property
-    def _said_as(self) -> dict[str, Callable[[Any], str]]:
-        """The filters that say one value on its own (``{x:money}``, ``{x:day}`` ...)."""
-        return {
-            "money": lambda v: money(v, self.currency),
-            "amount": lambda v: money(abs(float(v)), self.currency),  # an outflow -32.62: "$32.62"
-            "month": lambda v: month_words(v, self.today),
-            "clock": clock,
-            "lower": lower,
-            "minutes": minutes,
-            "about": about,
-            "exact": exact,
-            "abs": unsigned,
-            "day": lambda v: day(v, self.today),
-            "when": lambda v: when(v, self.today),
-        }
 
     def days_in_words(self, text: str) -> str:
         """A sentence with its stored days and moments said in words ("booked at 2026-05-30T08:00"
