@@ -259,6 +259,11 @@ def success_text(f: Figures, ci: tuple[float, float] | None = None) -> str:
     return text
 
 
+def _count(f: Figures) -> str:
+    k = f.get("repeats", 1)
+    return f"{f['n']} tasks" if k <= 1 else f"{f['n']} episodes ({-(-f['n'] // k)} tasks x {k})"
+
+
 def overall_line(f: Figures, ci: Mapping[str, Any] | None = None) -> str:
     """One line with every headline figure of a run; ``ci`` adds intervals
     (:func:`rollout.report_stats.intervals`)."""
@@ -266,7 +271,7 @@ def overall_line(f: Figures, ci: Mapping[str, Any] | None = None) -> str:
     bad = " ".join(f"{k} {fmt(f['shares'][k], 'pct')}" for k in BAD_LABELS)
     best = f.get("max_reward")
     return (
-        f"{f['n']} tasks, {f['errored']} errored, {f['step_limit']} at the step limit | "
+        f"{_count(f)}, {f['errored']} errored, {f['step_limit']} at the step limit | "
         f"reward {fmt(f['mean_reward'])}{_between(ci.get('reward'), 'num')}"
         f"{'' if best is None else f' / {best:.3f}'} | "
         f"{success_text(f, ci.get('success'))} | "

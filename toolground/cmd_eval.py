@@ -118,7 +118,9 @@ def _compare(paths: list[Path], out: Path) -> int:
     for name, rows in runs.items():
         console.print(f"[bold]{name}[/]")
         print_summary(summarize(rows), console, intervals(rows))
-    console.print("[intervals: 95%, bootstrap over tasks (a task's repeats resampled together)]")
+    console.print(
+        "(intervals: 95%, a bootstrap over tasks, a task's repeats resampled together)", markup=False
+    )
     page = write_page(runs, out / "compare.html")
     console.print(f"wrote {page}")
     return 0
