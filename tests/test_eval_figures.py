@@ -22,11 +22,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from contract.messages import messages
 from querygen.generate import GenConfig, Generator
 from querygen.out.export import write_dataset
 from rollout.baselines import RandomPolicy
 from rollout.report import load_results, summarize
 from rollout.scripted import ScriptedPolicy
+from rollout.success import judge
 from tests.serving import REPO, free_port, server_env, serving_in_thread
 
 POLICIES = ("gold", "noop", "junk", "random")
@@ -248,3 +250,47 @@ def test_ctrl_c_prints_the_summary_and_keeps_the_journal(dataset, endpoint, snap
     out, err = again.communicate(timeout=300)
     assert again.returncode == 0, err
     assert len(load_results(tmp_path / "o")) == 30 and not journal.exists()
+
+
+def _own(task) -> list[dict[str, Any]]:
+    """The reference conversation after the system prompt and the task's earlier turns."""
+    return messages(task)[1 + len(task.history) :]
+
+
+def test_a_read_only_answer_must_carry_the_facts_asked_and_come_from_a_call(tasks):
+    read_only = [t for t in tasks if t.gold_calls() and not t.expected_diff and t.kind == "tool"]
+    facts = [
+        t
+        for t in read_only
+        if any(c["check"] == "facts" and c["facts"] for c in judge(t, _own(t), "ok", True)["checks"])
+    ]
+    assert facts, "the set needs a read-only task whose answer states facts"
+    for t in facts:
+        own = _own(t)
+        assert judge(t, own, "ok", True)["success"] is True
+        vague = [*own[:-1], {"role": "assistant", "content": "I looked it up for you."}]
+        failed = [c for c in judge(t, vague, "ok", True)["checks"] if not c["passed"]]
+        assert [c["check"] for c in failed] == ["facts"] and failed[0]["found"] < failed[0]["needed"]
+        told = [m for m in own if m["role"] in ("user", "assistant") and not m.get("tool_calls")]
+        verdict = judge(t, told, "ok", True)  # the right words without a call: made up, not looked up
+        assert verdict["success"] is False
+        assert judge(t, own, "step_limit", True)["success"] is False
+        assert judge(t, own, "transport_error", None) == {"success": None, "checks": []}
+
+
+def test_a_clarify_turn_must_ask_and_an_abstain_task_must_not_call(tasks):
+    clarify = next(t for t in tasks if t.kind == "clarify" and not t.turns[0].calls)
+    own = _own(clarify)
+    assert judge(clarify, own, "ok", True)["success"] is True
+    first_answer = next(i for i, m in enumerate(own) if m["role"] == "assistant")
+    flat = [*own[:first_answer], {"role": "assistant", "content": "OK."}, *own[first_answer + 1 :]]
+    assert judge(clarify, flat, "ok", True)["success"] is False
+    abstain = next(t for t in tasks if t.kind == "abstain")
+    assert judge(abstain, _own(abstain), "ok", True)["success"] is True
+    tool = abstain.tools[0]["function"]["name"]
+    called = [_own(abstain)[0], {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": tool, "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "{}"}, _own(abstain)[-1]]  # fmt: skip
+    assert [c["check"] for c in judge(abstain, called, "ok", True)["checks"] if not c["passed"]] == [
+        "no_call"
+    ]
