@@ -294,3 +294,12 @@ def test_a_clarify_turn_must_ask_and_an_abstain_task_must_not_call(tasks):
     assert [c["check"] for c in judge(abstain, called, "ok", True)["checks"] if not c["passed"]] == [
         "no_call"
     ]
+
+
+def test_eval_and_the_training_recipe_share_one_default_preset():
+    from rollout.run import DEFAULT_PRESET
+    from toolground.cmd_eval import EVAL_PRESET
+
+    recipe = (REPO / "examples" / "train_trl.py").read_text()
+    assert EVAL_PRESET == DEFAULT_PRESET == "prove+paths"
+    assert f'env_reward("{EVAL_PRESET}")' in recipe
