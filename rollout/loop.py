@@ -13,12 +13,13 @@ from typing import Any
 
 from contract.harnesses import Harness
 from contract.task import Task
-from rewards.config import RewardConfig
+from rewards.config import RewardConfig, get_config
 from rewards.replay import EnvPool
 from rewards.score import score
 from rollout.episode import error_content
 from rollout.model import Completion, ModelRefused, TransportFailure
 from rollout.session import SessionError, ToolSession
+from rollout.success import judge
 
 LABELS = ("matched", "out_of_order", "invalid", "redundant", "harmful", "unneeded")
 
@@ -118,6 +119,8 @@ async def evaluate(
             n_calls=int(details.get("n_calls", 0)),
             state_match=_state_match(task, final),
         )
+        needed = get_config(preset).answer_facts
+        row.update(judge(task, own, out.status, row["state_match"], needed))
     return row
 
 
@@ -136,10 +139,27 @@ def _state_match(task: Task, final: str | None) -> bool | None:
     return final == task.expected_state_hash
 
 
+def own_domains(task: Task) -> list[str]:
+    """The task's own domains: its domains less those only its distractor tools come from (a task
+    offered three banking tools beside its issue tracker is an issue-tracker task)."""
+    knobs = task.metadata.get("knobs") if isinstance(task.metadata.get("knobs"), dict) else {}
+    distractors = [str(n) for n in knobs.get("distractors") or ()]
+    used = {c.name for c in (*task.setup, *task.gold_calls())}
+
+    def of(names: Any) -> set[str]:
+        return {d for d in task.domains for n in names if n.startswith(d + "_")}
+
+    foreign = of(distractors) - of(used)
+    if task.domains and task.domains[0] in foreign:  # the generator lists the task's domain first
+        foreign.discard(task.domains[0])
+    return [d for d in task.domains if d not in foreign] or list(task.domains)
+
+
 def _row_head(task: Task, harness: Harness, policy: Policy, preset: Any, out: Rollout) -> dict[str, Any]:
     return {
         "task_id": task.id,
         "domains": list(task.domains),
+        "own_domains": own_domains(task),
         "kind": task.kind,
         "chain_length": len(task.gold_calls()),
         "n_turns": len(task.turns),
@@ -155,6 +175,8 @@ def _row_head(task: Task, harness: Harness, policy: Policy, preset: Any, out: Ro
         "n_calls": sum(len(m.get("tool_calls") or []) for m in out.history),
         "n_gold": len(task.gold_calls()),
         "state_match": None,
+        "success": None,
+        "checks": [],
         "steps": out.steps,
         "usage": out.usage,
         "messages": [{"role": "system", "content": task.system_prompt}, *out.history],

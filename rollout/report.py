@@ -12,6 +12,7 @@ The HTML page itself is drawn by :mod:`rollout.report_page`.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypedDict
@@ -38,8 +39,11 @@ class Figures(TypedDict):
     errored: int
     step_limit: int
     mean_reward: float | None
+    max_reward: float | None
     success_rate: float | None
     success_n: int
+    repeats: int
+    pass_hat_k: float | None
     calls_per_task: float | None
     gold_per_task: float | None
     calls: int
@@ -126,24 +130,70 @@ def _mean(values: Iterable[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def success_of(row: Row) -> bool | None:
+    """The row's verdict (:mod:`rollout.success`); a row written before verdicts existed falls
+    back to its state match, which is what "success" meant then."""
+    value = row["success"] if "success" in row else row.get("state_match")
+    return None if value is None else bool(value)
+
+
+def max_reward(rows: Sequence[Row]) -> float | None:
+    """The best total a task can reach under the rows' preset (None when the rows mix presets or
+    name one this version does not know)."""
+    from rewards.config import get_config
+    from rewards.errors import RewardInputError
+
+    presets = {str(r.get("preset") or "prove") for r in rows}
+    if len(presets) != 1:
+        return None
+    try:
+        return get_config(presets.pop()).max_total
+    except RewardInputError:
+        return None
+
+
+def by_task(rows: Sequence[Row]) -> dict[str, list[bool]]:
+    """Each task's verdicts over its repeats (rows with no verdict left out)."""
+    out: dict[str, list[bool]] = {}
+    for r in rows:
+        verdict = success_of(r) if r["status"] not in ERRORED else None
+        out.setdefault(str(r["task_id"]), [])
+        if verdict is not None:
+            out[str(r["task_id"])].append(verdict)
+    return out
+
+
+def _pass_hat_k(rows: Sequence[Row]) -> tuple[int, float | None]:
+    """(k, pass^k): the repeats per task and the share of tasks every repeat of which succeeded
+    (over the tasks judged k times)."""
+    k = max(Counter(str(r["task_id"]) for r in rows).values(), default=0)
+    full = [v for v in by_task(rows).values() if len(v) == k]
+    return k, _mean(float(all(v)) for v in full)
+
+
 def figures(rows: Sequence[Row]) -> Figures:
     """The figures of ``rows``. Means are over the rows that did not error; the label shares are
-    of all labelled calls of those rows (each call has one label, so the shares sum to one)."""
+    of all labelled calls of those rows (each call has one label, so the shares sum to one). With
+    repeats, the success rate is pass@1 (every row counts once) and ``pass_hat_k`` pass^k."""
     judged = [r for r in rows if r["status"] not in ERRORED]
     counts = dict.fromkeys(LABELS, 0)
     for r in judged:
         for label, n in (r.get("label_counts") or {}).items():
             counts[label] = counts.get(label, 0) + int(n)
     calls = sum(counts.values())
-    matches = [bool(r["state_match"]) for r in judged if r.get("state_match") is not None]
+    matches = [v for v in map(success_of, judged) if v is not None]
     usage = [r.get("usage") or {} for r in rows]
+    k, hat = _pass_hat_k(rows)
     return Figures(
         n=len(rows),
         errored=len(rows) - len(judged),
         step_limit=sum(r["status"] == "step_limit" for r in rows),
         mean_reward=_mean(float(r["score"]) for r in judged if r.get("score") is not None),
+        max_reward=max_reward(rows),
         success_rate=_mean(float(m) for m in matches),
         success_n=len(matches),
+        repeats=k,
+        pass_hat_k=hat,
         calls_per_task=_mean(int(r.get("n_calls") or 0) for r in judged),
         gold_per_task=_mean(int(r.get("n_gold") or 0) for r in judged),
         calls=calls,
@@ -155,8 +205,9 @@ def figures(rows: Sequence[Row]) -> Figures:
 
 def _keys(row: Row, group: str) -> list[str]:
     """The group keys a row counts under: every one of its domains, else a single value."""
-    if group == "domain":
-        return [str(d) for d in row["domains"]] or ["?"]
+    if group == "domain":  # the task's own domains (older rows: every domain it named)
+        own = row.get("own_domains")
+        return [str(d) for d in (own if isinstance(own, list) else row["domains"])] or ["?"]
     return [str(row.get(group, "?"))]
 
 
@@ -196,12 +247,34 @@ def calls_text(f: Figures) -> str:
     return f"{f['calls_per_task']:.2f} / {f['gold_per_task']:.2f}"
 
 
-def overall_line(f: Figures) -> str:
-    """One line with every headline figure of a run."""
+def _between(interval: tuple[float, float] | None, kind: str) -> str:
+    return "" if interval is None else f" [{fmt(interval[0], kind)}, {fmt(interval[1], kind)}]"
+
+
+def success_text(f: Figures, ci: tuple[float, float] | None = None) -> str:
+    """Success (pass@1), its interval when given, and pass^k when tasks were repeated."""
+    text = f"success {fmt(f['success_rate'], 'pct')}{_between(ci, 'pct')} of {f['success_n']}"
+    if f.get("repeats", 1) > 1:
+        text += f" (pass@1 over {f['repeats']} repeats; pass^{f['repeats']} {fmt(f['pass_hat_k'], 'pct')})"
+    return text
+
+
+def _count(f: Figures) -> str:
+    k = f.get("repeats", 1)
+    return f"{f['n']} tasks" if k <= 1 else f"{f['n']} episodes ({-(-f['n'] // k)} tasks x {k})"
+
+
+def overall_line(f: Figures, ci: Mapping[str, Any] | None = None) -> str:
+    """One line with every headline figure of a run; ``ci`` adds intervals
+    (:func:`rollout.report_stats.intervals`)."""
+    ci = ci or {}
     bad = " ".join(f"{k} {fmt(f['shares'][k], 'pct')}" for k in BAD_LABELS)
+    best = f.get("max_reward")
     return (
-        f"{f['n']} tasks, {f['errored']} errored, {f['step_limit']} at the step limit | "
-        f"reward {fmt(f['mean_reward'])} | success {fmt(f['success_rate'], 'pct')} of {f['success_n']} | "
+        f"{_count(f)}, {f['errored']} errored, {f['step_limit']} at the step limit | "
+        f"reward {fmt(f['mean_reward'])}{_between(ci.get('reward'), 'num')}"
+        f"{'' if best is None else f' / {best:.3f}'} | "
+        f"{success_text(f, ci.get('success'))} | "
         f"calls/gold per task {calls_text(f)} | {bad} | "
         f"tokens {f['prompt_tokens']:,} in, {f['completion_tokens']:,} out"
     )
@@ -223,10 +296,20 @@ def table_cells(f: Figures) -> list[str]:
     ]
 
 
-def print_summary(summary: Mapping[str, Any], console: Console) -> None:
-    """The overall line, then one compact table per group that has more than one key (a group
-    with a single key only repeats the overall line)."""
-    console.print(overall_line(summary["overall"]))
+LOG_WIDTH = 250
+
+
+def console_for(file: Any = None) -> Console:
+    """A console for the summary: a terminal's own width, or, when the output is a file or a pipe
+    (a logged run), one wide enough that no table is cut to 80 columns."""
+    probe = Console(file=file)
+    return probe if probe.is_terminal else Console(file=file, width=LOG_WIDTH)
+
+
+def print_summary(summary: Mapping[str, Any], console: Console, ci: Mapping[str, Any] | None = None) -> None:
+    """The overall line (with intervals when ``ci`` is given), then one compact table per group
+    that has more than one key (a group with a single key only repeats the overall line)."""
+    console.print(overall_line(summary["overall"], ci), soft_wrap=True)
     for group, table in summary["by"].items():
         if len(table) < 2:
             continue

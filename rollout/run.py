@@ -29,6 +29,8 @@ from rollout.session import InProcess, SessionError, Sessions
 RESULTS = "results.jsonl"
 JOURNAL = "results.partial.jsonl"
 RETRIED_ON_RESUME = frozenset({"transport_error"})
+DEFAULT_PRESET = "prove+paths"  # the training recipes' preset: a model is judged as it was trained
+Key = tuple[str, int]  # (task id, repeat)
 
 
 @dataclass
@@ -38,10 +40,11 @@ class EvalSpec:
     tasks: list[Task]
     out: Path
     harness: str = "openai"
-    preset: str = "prove"
+    preset: str = DEFAULT_PRESET
     concurrency: int = 8
     max_steps: int = 10
     resume: bool = False
+    repeats: int = 1  # episodes per task (pass@1 and pass^k)
     pool: EnvPool = field(default_factory=EnvPool)
 
 
@@ -55,9 +58,31 @@ def load_tasks(path: Path, limit: int | None = None) -> list[Task]:
     return tasks[:limit] if limit else tasks
 
 
-def read_journal(out: Path) -> dict[str, dict[str, Any]]:
-    """Rows already finished, by task id (a line cut off by an interruption is ignored)."""
-    done: dict[str, dict[str, Any]] = {}
+def key_of(row: dict[str, Any]) -> Key:
+    """A row's place in the run: its task and repeat (rows written before repeats: repeat 0)."""
+    return str(row["task_id"]), int(row.get("repeat") or 0)
+
+
+def journal_rows(out: Path) -> list[dict[str, Any]]:
+    """Every row the journal of an unfinished run holds, errored ones too (for a summary of
+    what an interrupted run did)."""
+    path = out / JOURNAL
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "task_id" in row:
+            rows.append(row)
+    return rows
+
+
+def read_journal(out: Path) -> dict[Key, dict[str, Any]]:
+    """Rows already finished, by (task id, repeat) (a line cut off by an interruption is ignored)."""
+    done: dict[Key, dict[str, Any]] = {}
     for name in (RESULTS, JOURNAL):
         path = out / name
         if not path.exists():
@@ -68,7 +93,7 @@ def read_journal(out: Path) -> dict[str, dict[str, Any]]:
             except ValueError:
                 continue
             if isinstance(row, dict) and "task_id" in row:
-                done[row["task_id"]] = row
+                done[key_of(row)] = row
     return {k: v for k, v in done.items() if v.get("status") not in RETRIED_ON_RESUME}
 
 
@@ -101,12 +126,13 @@ async def run_eval(
         for name in (RESULTS, JOURNAL):
             (spec.out / name).unlink(missing_ok=True)
     done = read_journal(spec.out) if spec.resume else {}
-    todo = [t for t in spec.tasks if t.id not in done]
+    keys = [(t, r) for t in spec.tasks for r in range(max(1, spec.repeats))]
+    todo = [(t, r) for t, r in keys if (t.id, r) not in done]
     sessions = sessions or InProcess(spec.pool)
     journal = Journal(spec.out / JOURNAL)
     gate = asyncio.Semaphore(max(1, spec.concurrency))
 
-    async def one(task: Task) -> None:
+    async def one(task: Task, repeat: int) -> None:
         async with gate:
             try:
                 session = await sessions.aopen(task)
@@ -117,19 +143,20 @@ async def run_eval(
                     task, harness, policy, session, preset=cfg, pool=spec.pool, max_steps=spec.max_steps
                 )
         row["preset"] = spec.preset
+        row["repeat"] = repeat
         journal.add(row)
-        done[task.id] = row
+        done[task.id, repeat] = row
         if progress is not None:
             progress(row)
 
     try:
         async with asyncio.TaskGroup() as group:  # one failure cancels the rest before the journal closes
-            for t in todo:
-                group.create_task(one(t))
+            for t, r in todo:
+                group.create_task(one(t, r))
     finally:
         journal.close()
         sessions.close()
-    rows = [done[t.id] for t in spec.tasks if t.id in done]
+    rows = [done[t.id, r] for t, r in keys if (t.id, r) in done]
     write_results(spec.out, rows)
     return rows
 

@@ -21,7 +21,7 @@ from contract.task import GoldCall, Task
 from rollout.model import Completion
 from servers.registry import get_domain
 
-BEHAVIOURS = ("gold", "redundant", "wrong_args", "no_tools", "malformed")
+BEHAVIOURS = ("gold", "redundant", "wrong_args", "no_tools", "malformed", "junk")
 REFUSAL = "I can't do that with the tools I have."
 
 
@@ -43,6 +43,8 @@ def _wrong(value: Any) -> Any:
 
 def _call(call: GoldCall, behaviour: str) -> dict[str, Any]:
     args = call.arguments
+    if behaviour == "junk":  # the right tool, nonsense arguments: calls that cannot do the task
+        return {"name": call.name, "arguments": {"junk": "?"}}
     if behaviour == "wrong_args":
         args = {k: _wrong(v) for k, v in args.items()}
     return {"name": call.name, "arguments": args}
@@ -62,9 +64,11 @@ def script(task: Task, behaviour: str) -> list[dict[str, Any]]:
         if behaviour == "malformed" and t == 0:
             name = turn.calls[0].name if turn.calls else "lookup"
             out.append(_message(t, -1, {"name": name, "arguments": '{"broken": '}))
+        if behaviour == "junk" and not calls and task.tools:  # junk even where nothing is to be done
+            calls = [{"name": task.tools[0]["function"]["name"], "arguments": {"junk": "?"}}]
         out.extend(_message(t, i, c) for i, c in enumerate(calls))
         answer = REFUSAL if behaviour == "no_tools" else (turn.answer or "Done.")
-        out.append({"role": "assistant", "content": answer})
+        out.append({"role": "assistant", "content": "Done." if behaviour == "junk" else answer})
     return out
 
 
@@ -102,14 +106,18 @@ class ScriptedPolicy:
         self.model = f"scripted:{behaviour}"
         self._scripts: dict[str, tuple[int, list[dict[str, Any]]]] = {}
 
-    def reply(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        """The wire-format assistant message that comes next in this conversation."""
+    def task_of(self, messages: list[dict[str, Any]]) -> Task | None:
+        """The known task this conversation plays, if any."""
         users = [m.get("content") for m in messages if m.get("role") == "user"]
         # (the conversation's first message, the latest one that opens a known task): a turn-level
         # example's prompt holds the earlier turns too, and follow-ups ("Remove the new payee.")
         # recur across tasks while first messages do not
         first = users[0] if users else None
-        task = next((self.tasks[(first, u)] for u in reversed(users) if (first, u) in self.tasks), None)
+        return next((self.tasks[(first, u)] for u in reversed(users) if (first, u) in self.tasks), None)
+
+    def reply(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """The wire-format assistant message that comes next in this conversation."""
+        task = self.task_of(messages)
         if task is None:
             return {"role": "assistant", "content": "I don't know this conversation."}
         if task.id not in self._scripts:

@@ -225,7 +225,9 @@ def test_tools_run_on_a_served_world_and_a_different_world_is_refused(
     local = evaluate(tasks, endpoint, EnvPool(snapshot_cache), tmp_path / "local", "gold")
     worlds = ",".join(sorted({s.domain for t in tasks for s in t.snapshots}))
     with running_server(cache, "--domains", worlds, "--scale", "small") as base:
-        spec = EvalSpec(list(tasks), tmp_path / "mcp", concurrency=4, pool=EnvPool(snapshot_cache))
+        spec = EvalSpec(
+            list(tasks), tmp_path / "mcp", concurrency=4, pool=EnvPool(snapshot_cache), preset="prove"
+        )
         served = {r["task_id"]: r for r in asyncio.run(_over_mcp(spec, endpoint, base))}
         later = [t for t in turn_examples(tasks, snapshot_cache) if t.setup][:4]  # setup runs on the server
         assert later, "the fixture needs a multi-turn task"
@@ -242,7 +244,9 @@ def test_tools_run_on_a_served_world_and_a_different_world_is_refused(
     # a server at another scale builds each task's own world on demand; a domain it does not
     # serve is refused before the model is asked anything
     with running_server(cache, "--domains", "banking", "--scale", "medium") as base:
-        spec = EvalSpec(own + foreign, tmp_path / "other", concurrency=2, pool=EnvPool(snapshot_cache))
+        spec = EvalSpec(
+            own + foreign, tmp_path / "other", concurrency=2, pool=EnvPool(snapshot_cache), preset="prove"
+        )
         rows = asyncio.run(_over_mcp(spec, endpoint, base))
     assert [(r["score"], r["state_match"]) for r in rows[:2]] == [
         (local[t.id]["score"], local[t.id]["state_match"]) for t in own

@@ -3,22 +3,24 @@
 Every episode runs the task's own world on a private fork (in this process, or on a running
 server with ``--mcp-url``), under one harness (how tools are shown to the model and how its calls
 are read back). The run journals each finished task, so ``--resume`` continues an interrupted
-run; it ends with ``results.jsonl``, a summary table and ``report.html``. ``--compare`` puts
-earlier results files side by side instead.
+run; it ends with ``results.jsonl``, a summary table and ``report.html``. Beside the model, the
+same tasks are played by baselines that need no model (gold, no-op, random calls), so every figure
+is read against what doing it right, doing nothing and guessing earn. ``--compare`` puts earlier
+results files side by side instead, with intervals.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from toolground.errors import UsageError
 from toolground.extras import optional_imports
+
+EVAL_PRESET = "prove+paths"  # the training recipes' preset (README, examples/train_trl.py)
+BASELINES = ("gold", "noop", "random")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +29,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--model", help="model name sent to the endpoint")
     p.add_argument("--api-key-env", help="environment variable holding the API key")
-    p.add_argument("--preset", default="prove", help="reward preset: prove, prove+outcome or recall")
+    p.add_argument(
+        "--preset",
+        default=EVAL_PRESET,
+        help="reward preset: prove+paths (the training recipes'), prove, prove+outcome, prove+policy or recall",
+    )
+    p.add_argument("--repeats", type=int, default=1, help="episodes per task: pass@1 and pass^k")
+    p.add_argument(
+        "--baselines",
+        default=",".join(BASELINES),
+        help="baselines played on the same tasks without a model (gold, noop, random; comma list, or "
+        "none); without --base-url and --model only they run",
+    )
     p.add_argument("--concurrency", type=int, default=8, help="episodes in flight at once")
     p.add_argument("--max-steps", type=int, default=10, help="model requests allowed per user turn")
     p.add_argument(
@@ -57,18 +70,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def baselines(args: argparse.Namespace) -> list[str]:
+    """The baselines asked for, checked."""
+    names = [] if args.baselines.strip() == "none" else [b.strip() for b in args.baselines.split(",")]
+    wrong = [b for b in names if b not in BASELINES]
+    if wrong:
+        raise UsageError(
+            f"--baselines: unknown {', '.join(map(repr, wrong))}; allowed: gold, noop, random, none"
+        )
+    return list(dict.fromkeys(names))
+
+
 def _check(args: argparse.Namespace) -> None:
-    missing = [f"--{k.replace('_', '-')}" for k in ("tasks", "base_url", "model") if not getattr(args, k)]
+    model_run = bool(args.base_url or args.model)
+    need = ("tasks", "base_url", "model") if model_run or not baselines(args) else ("tasks",)
+    missing = [f"--{k.replace('_', '-')}" for k in need if not getattr(args, k)]
     if missing:
         raise UsageError(f"{', '.join(missing)} required (or --compare RESULTS...)")
-    for name in ("concurrency", "max_steps"):
+    for name in ("concurrency", "max_steps", "repeats"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     if args.retries < 0 or args.timeout <= 0:
         raise UsageError("--retries must be 0 or more and --timeout above 0")
-    if not args.base_url.startswith(("http://", "https://")):
+    if model_run and not args.base_url.startswith(("http://", "https://")):
         raise UsageError(f"--base-url must be an http(s) URL, got {args.base_url!r}")
     for flag in ("api_key_env", "admin_token_env"):
         var = getattr(args, flag)
@@ -77,10 +103,9 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _compare(paths: list[Path], out: Path) -> int:
-    from rich.console import Console
-
-    from rollout.report import load_results, print_summary, run_name, summarize
+    from rollout.report import console_for, load_results, print_summary, run_name, summarize
     from rollout.report_page import write_page
+    from rollout.report_stats import intervals
 
     runs: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
@@ -89,10 +114,13 @@ def _compare(paths: list[Path], out: Path) -> int:
         except (OSError, ValueError) as exc:
             raise UsageError(str(exc)) from None
         runs[run_name(path, rows, taken=set(runs))] = rows
-    console = Console()
+    console = console_for()
     for name, rows in runs.items():
         console.print(f"[bold]{name}[/]")
-        print_summary(summarize(rows), console)
+        print_summary(summarize(rows), console, intervals(rows))
+    console.print(
+        "(intervals: 95%, a bootstrap over tasks, a task's repeats resampled together)", markup=False
+    )
     page = write_page(runs, out / "compare.html")
     console.print(f"wrote {page}")
     return 0
@@ -112,14 +140,19 @@ def run(args: argparse.Namespace) -> int:
         get_config(args.preset)
     except (ValueError, RewardInputError) as exc:
         raise UsageError(str(exc)) from None
-    spec, policy, sessions = _build(args)
-    return _execute(args, spec, policy, sessions)
+    from toolground.eval_run import check_endpoint, execute
+
+    tasks = _tasks(args)
+    if args.base_url:
+        check_endpoint(args.base_url, os.environ[args.api_key_env] if args.api_key_env else None)
+        policy, sessions = _model(args), _sessions(args)
+    else:
+        policy = sessions = None
+    return execute(args, tasks, policy, sessions, baselines(args))
 
 
-def _build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
-    from rollout.model import ModelClient
-    from rollout.run import EvalSpec, load_tasks
-    from rollout.session import SessionError
+def _tasks(args: argparse.Namespace) -> list[Any]:
+    from rollout.run import load_tasks
 
     try:
         with optional_imports(f"--tasks {args.tasks} (parquet files, no tasks.jsonl)"):
@@ -128,65 +161,29 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
         raise UsageError(str(exc)) from None
     if not tasks:
         raise UsageError(f"{args.tasks} holds no tasks")
-    spec = EvalSpec(tasks, args.out, args.harness, args.preset, args.concurrency, args.max_steps, args.resume)
+    return tasks
+
+
+def _model(args: argparse.Namespace) -> Any:
+    from rollout.model import ModelClient
+
     params: dict[str, Any] = {"temperature": args.temperature}
     if args.max_tokens:
         params["max_tokens"] = args.max_tokens
     key = os.environ[args.api_key_env] if args.api_key_env else None
-    policy = ModelClient(
+    return ModelClient(
         args.base_url, args.model, key, args.timeout, args.retries, params=params, transport=args.http_client
     )
-    sessions = None
-    if args.mcp_url:
-        from rollout.mcp_session import McpSessions  # the MCP client: only for this backend
-
-        token = os.environ[args.admin_token_env] if args.admin_token_env else None
-        try:
-            sessions = McpSessions(args.mcp_url, run_id=str(os.getpid()), admin_token=token)
-        except SessionError as exc:
-            raise UsageError(str(exc)) from None
-    return spec, policy, sessions
 
 
-def _execute(args: argparse.Namespace, spec: Any, policy: Any, sessions: Any) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+def _sessions(args: argparse.Namespace) -> Any:
+    if not args.mcp_url:
+        return None
+    from rollout.mcp_session import McpSessions  # the MCP client: only for this backend
+    from rollout.session import SessionError
 
-    from rollout.report import print_summary, summarize
-    from rollout.report_page import write_page
-    from rollout.run import read_journal, run_eval
-
+    token = os.environ[args.admin_token_env] if args.admin_token_env else None
     try:
-        spec.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot write to --out {spec.out}: {exc}") from None
-    done = len(read_journal(spec.out)) if spec.resume else 0
-    console = Console(file=sys.stderr)
-    bar = Progress(
-        TextColumn("[bold]evaluating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=args.quiet or not console.is_terminal,
-    )
-    started = time.perf_counter()
-    with bar:
-        job = bar.add_task("eval", total=len(spec.tasks), completed=min(done, len(spec.tasks)))
-
-        async def main() -> list[dict[str, Any]]:
-            try:
-                return await run_eval(spec, policy, sessions, progress=lambda row: bar.advance(job))
-            finally:
-                await policy.aclose()
-
-        rows = asyncio.run(main())
-    elapsed = time.perf_counter() - started
-    out = Console()
-    print_summary(summarize(rows), out)
-    page = write_page({f"{args.model}@{args.harness}": rows}, spec.out / "report.html")
-    failed = sum(r["status"] in ("transport_error", "model_error", "task_error") for r in rows)
-    out.print(
-        f"{len(rows)} tasks in {elapsed:.1f} s ({failed} failed to run); wrote {spec.out / 'results.jsonl'}, {page}"
-    )
-    return 0
+        return McpSessions(args.mcp_url, run_id=str(os.getpid()), admin_token=token)
+    except SessionError as exc:
+        raise UsageError(str(exc)) from None
