@@ -1,13 +1,9 @@
 """How a mobile carrier's callers speak, and what its support agent tells them.
 
-NOT IMPORTED YET (``__init__`` does not load it): with it, the written policy's verify remedy is
-said with the caller's internal customer id and five tools drop out of kept tasks, until the
-generator names a remedy step like any request (issue 33). It also still lacks ``get_policy``
-(declared after ``telecom_support.tools`` seals the domain, as airline_service does). Kept here so
-that work starts from it.
-
-A caller talks about their own phone service. They identify themselves by the number they call
-about, or by their name and date of birth; never by an account number (they have none). A line
+A caller talks about their own phone service. They identify themselves by their phone number,
+or by their name and date of birth (``find_customer_by_phone``, ``find_customer_by_name``: the
+generator's person lookups), and give their date of birth to be verified; never by an account
+number (they have none, and no name form makes the customer id sayable). A line
 is its phone number ("my line +1-507-935-7466"), a bill its amount, due day or state on that
 line ("my $38.50 bill on +1-507-935-7466", "my overdue bill on ..."), a plan its name ("the Plus
 15 GB plan"), a phone its model ("my Pixel 8"), a card its label ("my Visa ending 4242").
@@ -562,11 +558,11 @@ say.tool(
 say.tool(
     "device_set_wifi_calling",
     asks=[
-        "Can you {mode} Wi-Fi calling on my phone with {line}?",
-        "I have no signal at home; please {mode} Wi-Fi calling for my line {line}.",
-        "Please {mode} Wi-Fi calling on the phone with {line}.",
-        "Help me {mode} Wi-Fi calling on the phone with {line}.",
-        "{mode} Wi-Fi calling for my line {line}, please.",
+        "Can you {mode} WiFi calling on my phone with {line}?",
+        "I have no signal at home; please {mode} WiFi calling for my line {line}.",
+        "Please {mode} WiFi calling on the phone with {line}.",
+        "Help me {mode} WiFi calling on the phone with {line}.",
+        "{mode} WiFi calling for my line {line}, please.",
     ],
     words={"mode": ON_OFF},
     tells=["Wi-Fi calling is {wifi_calling} now on your phone on {line}."],
@@ -661,4 +657,22 @@ say.tool(
         "I've changed the settings on the phone with my line {line}; restart it now.",
     ],
     tells=["Your phone on {line} has restarted and shows {status_bar.signal}."],
+)
+
+# -- the written policy ----------------------------------------------------------------------
+telecom_support.tools  # noqa: B018  (sealing the domain adds get_policy, declared next)
+say.tool(
+    "get_policy",
+    asks=[
+        "What are your rules for changing my plan or adding data?",
+        "Before I ask for anything: what's your support policy?",
+        "Can you walk me through Corvid Mobile's service rules?",
+    ],
+    tells=[
+        "Our policy has {rules:count(rule)}. In short: I verify who you are with your date of birth before "
+        "changing anything on your account; a line suspended for an unpaid bill comes back once nothing is "
+        "past due; one plan change per billing cycle; goodwill credits up to $60 a year; at most 5 GB of "
+        "extra data per line each cycle; roaming only for an account in good standing; I hand you to a "
+        "colleague only for what I can't do myself; and I confirm every change and its cost with you first.",
+    ],
 )
