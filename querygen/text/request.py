@@ -86,9 +86,9 @@ def intro(scene: Scene) -> str | None:
     if "email" in scene.said:
         return f"{name} ({scene.said['email']})"
     if "phone" in scene.said:
-        return f"{name}, my number is {scene.said['phone']}"
+        return f"{name} ({scene.said['phone']})"
     if "date_of_birth" in scene.said:
-        return f"{name}, born {scene.said['date_of_birth']}"
+        return f"{name} (born {scene.said['date_of_birth']})"
     if "id" in scene.said:
         return f"{name}, number {scene.said['id']}"
     return name
