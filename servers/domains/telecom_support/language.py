@@ -20,6 +20,7 @@ from servers.domains.telecom_support.model import (
     Line,
     PaymentMethod,
     Plan,
+    Ticket,
     telecom_support,
 )
 from servers.kit import Language
@@ -43,6 +44,7 @@ say.names(
     found_in={"get_customer": ("payment_methods", "id", "customer_id")},
 )
 say.names(Plan, "the {name} plan", "{name}")
+say.names(Ticket, held="ticket {id}")  # the case number the agent gives the caller to keep
 say.names(
     Device,
     "my {model}",
@@ -264,6 +266,9 @@ say.tool(
 )
 say.tool(
     "send_payment_request",
+    confirms=[
+        "send a payment request for {@bill} to {@method}; it's paid once you approve it there",
+    ],
     asks=[
         "Can you send me a payment request for {bill} to {method}?",
         "I'd like to pay {bill}; send the request to {method}.",
@@ -277,6 +282,9 @@ say.tool(
 )
 say.tool(
     "record_payment",
+    confirms=[
+        "charge {@method} for {@bill}",
+    ],
     asks=[
         "I'd like to pay {bill} with {method}.",
         "Please pay {bill} now using {method}.",
@@ -292,6 +300,9 @@ say.tool(
 )
 say.tool(
     "apply_goodwill_credit",
+    confirms=[
+        "take {amount:money} off {@bill} as a goodwill credit",
+    ],
     asks=[
         "Can I get a {amount} credit on {bill}? {reason}.",
         "I'd like {amount} off {bill}, because {reason}.",
@@ -314,6 +325,9 @@ say.tool(
 # -- the line itself -----------------------------------------------------------------------------
 say.tool(
     "suspend_line",
+    confirms=[
+        "suspend {@line}; it has no calls, texts or data until you ask us to resume it",
+    ],
     asks=[
         "Please suspend my line {line}; {reason}.",
         "Can you put my line {line} on hold? {reason}.",
@@ -326,6 +340,9 @@ say.tool(
 )
 say.tool(
     "resume_line",
+    confirms=[
+        "resume service on {@line}",
+    ],
     asks=[
         "Please reactivate my line {line}.",
         "Can you turn my line {line} back on?",
@@ -337,6 +354,9 @@ say.tool(
 )
 say.tool(
     "change_plan",
+    confirms=[
+        "move {@line} onto {@plan}; the new monthly price applies from this month's bill",
+    ],
     asks=[
         "I'd like to switch my line {line} to {plan}.",
         "Can you move my line {line} onto {plan}?",
@@ -348,6 +368,9 @@ say.tool(
 )
 say.tool(
     "enable_roaming",
+    confirms=[
+        "turn on roaming for {@line}; use abroad is charged at our roaming rates",
+    ],
     asks=[
         "I'm travelling next week; please turn on roaming for my line {line}.",
         "Can you enable international roaming on my line {line}?",
@@ -361,6 +384,9 @@ say.tool(
 )
 say.tool(
     "disable_roaming",
+    confirms=[
+        "turn off roaming for {@line}",
+    ],
     asks=[
         "I'm back home; please turn off roaming on my line {line}.",
         "Can you disable roaming for my line {line}? I don't want surprise charges.",
@@ -372,6 +398,9 @@ say.tool(
 )
 say.tool(
     "refuel_data",
+    confirms=[
+        "add {gb:about} GB of data to {@line}, charged on this month's bill",
+    ],
     asks=[
         "Can I add {gb} GB of data to my line {line}?",
         "I've run out of data on my line {line}. Please add {gb} GB.",
@@ -386,6 +415,9 @@ say.tool(
 )
 say.tool(
     "reset_voicemail_pin",
+    confirms=[
+        "set the voicemail PIN on {@line} to the new one you gave me",
+    ],
     asks=[
         "I forgot my voicemail PIN on my line {line}. Can you set it to {new_pin}?",
         "Please reset the voicemail PIN for my line {line} to {new_pin}.",
@@ -399,6 +431,9 @@ say.tool(
 )
 say.tool(
     "order_sim",
+    confirms=[
+        "order a new {@kind} for {@line}",
+    ],
     asks=[
         "I need a replacement {kind} for my line {line}.",
         "My SIM stopped working. Can you send a new {kind} for my line {line}?",
@@ -414,6 +449,9 @@ say.tool(
 )
 say.tool(
     "transfer_esim",
+    confirms=[
+        "move {@line} onto {@device} as an eSIM; your old phone will lose the line",
+    ],
     asks=[
         "Please move my line {line} onto {device} as an eSIM.",
         "I got a new phone. Can you transfer my line {line} to {device}?",
