@@ -120,7 +120,7 @@ TICKET_CATEGORY = {
     "billing": "my bill",
     "number_port": "moving my number to another carrier",
     "complaint": "a complaint",
-    "other": "something else",
+    "other": "a problem",
 }
 HANDOFF_REASON = {
     "billing_dispute": "disputing a charge on my bill",
