@@ -29,10 +29,8 @@ NINE = (
     "marketplace",
     "utilities",
 )
-# the written-policy domains (issue 33); telecom_support's language waits until the policy's verify
-# remedy is named like any request (its draft says the caller's internal id)
-POLICY = ("airline_service", "code_host", "telehealth")
-WAITING = ("telecom_support",)
+# the written-policy domains (issue 33)
+POLICY = ("airline_service", "code_host", "telehealth", "telecom_support")
 DISCOVERY = ("list_records", "search_records", "get_unique_values")
 
 
@@ -121,11 +119,11 @@ def test_state_words_must_name_a_column_and_say_something(shop) -> None:
     assert say.words_for("orders", "status", "shipped") == "on the way"
 
 
-def test_no_domain_but_telecom_speaks_through_the_generic_fallback() -> None:
+def test_no_domain_speaks_through_the_generic_fallback() -> None:
     """A domain without a declared language gets "whose <column> is" requests and field-dump
-    answers: every domain declares its own, telecom_support's still waiting (issue 33)."""
-    assert sorted(d for d in available() if get_domain(d).language is None) == sorted(WAITING)
-    assert sorted(FIVE + SEVEN + NINE + POLICY + WAITING) == sorted(available())
+    answers: every domain declares its own (the last, telecom_support, in issue 33)."""
+    assert [d for d in available() if get_domain(d).language is None] == []
+    assert sorted(FIVE + SEVEN + NINE + POLICY) == sorted(available())
 
 
 @pytest.mark.parametrize("name", FIVE + SEVEN + NINE + POLICY)

@@ -316,7 +316,7 @@ class Namer:
             found = self._lookup_person(a, scene.actor, budget) if budget > 0 else None
             if found is not None:
                 scene.found_at = found.resolver
-                scene.said[found.column] = found.value
+                scene.said.update(found.columns or {found.column: found.value})
         text = first_person(step.template, param) if step.template else None
         if text is not None:
             step.template = text
@@ -337,8 +337,7 @@ class Namer:
 
     def _lookup_person(self, a: _Asking, key: Any, budget: int) -> Reference | None:
         row = self.sampler.row(a.draft.reading, self.person, key) or {}
-        lookups = [lk for lk in self.resolver.lookups(self.person, row) if lk.column == "email"]
-        for lk in lookups:
+        for lk in self.resolver.person_lookups(row, a.draft.rng):
             ref = self._run(a, lk, key, {}, mine=False)
             if ref is not None:
                 return ref
@@ -420,7 +419,8 @@ class Namer:
                 found = self._lookup_person(a, value, budget - 1)
                 if found is None:
                     return None
-                scene.found_at, scene.said[found.column] = found.resolver, found.value
+                scene.found_at = found.resolver
+                scene.said.update(found.columns or {found.column: found.value})
             return Origin("flow", scene.found_at)
         if depth <= 1:
             return None

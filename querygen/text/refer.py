@@ -14,6 +14,7 @@ is found on the actor's list of accounts), within the chain's call budget.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +70,7 @@ class Lookup:
     nested: tuple[str, str, str, str] | None = (
         None  # rows inside the result: (table, field, id key, parent column)
     )
+    said: dict[str, Any] | None = None  # a person finder's words about themself (phone; name and birth date)
 
 
 def person_table(domain: Domain, rel: Relations) -> str | None:
@@ -168,6 +170,31 @@ class Resolver:
                     out.append(Lookup(self.discovery, args, col, v))
         return out
 
+    def person_lookups(self, row: Mapping[str, Any], rng: random.Random | None = None) -> list[Lookup]:
+        """How the person speaking is found from what they say about themself, best first: a
+        domain finder by e-mail, then finders by what else they hold (a phone number; their name
+        and date of birth, secrets included since they state them), then the generic e-mail filter."""
+        mail = [lk for lk in self.lookups(self.person, row) if lk.column == "email"] if self.person else []
+        finders = (self._finder(spec, row) for spec in self.reads.get(self.person or "", []))
+        held = [lk for lk in finders if lk is not None]
+        if rng is not None and len(held) > 1:
+            rng.shuffle(held)  # callers give their number or their name and birthday, either way
+        domain = [lk for lk in mail if lk.spec is not self.discovery]
+        return [*domain, *held, *[lk for lk in mail if lk.spec is self.discovery]]
+
+    def _finder(self, spec: ToolSpec, row: Mapping[str, Any]) -> Lookup | None:
+        """A read that finds a person by their own columns other than e-mail (``find_customer_by_phone``,
+        ``find_customer_by_name`` with the date of birth), planned with the row's values."""
+        required = [p for p in spec.params if p.required]
+        columns = self.rel.columns[self.person or ""]
+        if not required or any(p.ref or p.json_type != "string" or p.name not in columns for p in required):
+            return None
+        said = {p.name: row.get(p.name) for p in required}
+        if "email" in said or not all(isinstance(v, str) and v for v in said.values()):
+            return None
+        column = next((p.name for p in required if not p.sensitive), required[0].name)
+        return Lookup(spec, dict(said), column, said[column], said=said)
+
     def _nested_lookups(self, table: str, row: Mapping[str, Any]) -> list[Lookup]:
         """Reads the domain declares to show ``table``'s rows inside another row (an order's lines
         in ``get_order``): called with the parent the row points at."""
@@ -257,6 +284,8 @@ class Resolver:
                 if isinstance(inner, list)
                 else []
             )
+        if lookup.said is not None:  # the person speaking, found by what they said of themself
+            return self._found_person(lookup, rows, key, pk)
         if self.voice is not None and table != self.person:
             ref = self._declared_name(lookup, table, rows, key, mine, pk)
             if ref is not None and ref.columns and lookup.nested is not None:
@@ -272,6 +301,16 @@ class Resolver:
         what = noun(self.tables[table])
         text, bare = phrase(what, col, row[col], mine, table == self.person)
         return Reference("attribute", key, text, bare, column=col, value=row[col])
+
+    @staticmethod
+    def _found_person(lookup: Lookup, rows: list[dict[str, Any]], key: Any, pk: str) -> Reference | None:
+        """The finder showed that one person and nobody else: they are identified by what they said."""
+        if len(rows) != 1 or rows[0].get(pk) != key or lookup.said is None:
+            return None
+        name = rows[0].get("name") if isinstance(rows[0].get("name"), str) else None
+        ref = Reference("attribute", key, name, name, column=lookup.column, value=lookup.value)
+        ref.columns = dict(lookup.said)
+        return ref
 
     def _declared_name(
         self, lookup: Lookup, table: str, rows: list[dict[str, Any]], key: Any, mine: bool, pk: str

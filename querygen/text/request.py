@@ -85,6 +85,10 @@ def intro(scene: Scene) -> str | None:
     name = scene.name or "a customer"
     if "email" in scene.said:
         return f"{name} ({scene.said['email']})"
+    if "phone" in scene.said:
+        return f"{name} ({scene.said['phone']})"
+    if "date_of_birth" in scene.said:
+        return f"{name} (born {scene.said['date_of_birth']})"
     if "id" in scene.said:
         return f"{name}, number {scene.said['id']}"
     return name

@@ -39,3 +39,6 @@ from servers.domains.telecom_support.model import telecom_support
 telecom_support.include(seed, policy, accounts, service, device)
 
 __all__ = ["telecom_support"]
+
+# the words its callers use and its agent answers with (read by the task generator)
+from servers.domains.telecom_support import language as _language  # noqa: E402,F401

@@ -1,13 +1,9 @@
 """How a mobile carrier's callers speak, and what its support agent tells them.
 
-NOT IMPORTED YET (``__init__`` does not load it): with it, the written policy's verify remedy is
-said with the caller's internal customer id and five tools drop out of kept tasks, until the
-generator names a remedy step like any request (issue 33). It also still lacks ``get_policy``
-(declared after ``telecom_support.tools`` seals the domain, as airline_service does). Kept here so
-that work starts from it.
-
-A caller talks about their own phone service. They identify themselves by the number they call
-about, or by their name and date of birth; never by an account number (they have none). A line
+A caller talks about their own phone service. They identify themselves by their phone number,
+or by their name and date of birth (``find_customer_by_phone``, ``find_customer_by_name``: the
+generator's person lookups), and give their date of birth to be verified; never by an account
+number (they have none, and no name form makes the customer id sayable). A line
 is its phone number ("my line +1-507-935-7466"), a bill its amount, due day or state on that
 line ("my $38.50 bill on +1-507-935-7466", "my overdue bill on ..."), a plan its name ("the Plus
 15 GB plan"), a phone its model ("my Pixel 8"), a card its label ("my Visa ending 4242").
@@ -24,6 +20,7 @@ from servers.domains.telecom_support.model import (
     Line,
     PaymentMethod,
     Plan,
+    Ticket,
     telecom_support,
 )
 from servers.kit import Language
@@ -47,6 +44,7 @@ say.names(
     found_in={"get_customer": ("payment_methods", "id", "customer_id")},
 )
 say.names(Plan, "the {name} plan", "{name}")
+say.names(Ticket, held="ticket {id}")  # the case number the agent gives the caller to keep
 say.names(
     Device,
     "my {model}",
@@ -122,7 +120,7 @@ TICKET_CATEGORY = {
     "billing": "my bill",
     "number_port": "moving my number to another carrier",
     "complaint": "a complaint",
-    "other": "something else",
+    "other": "a problem",
 }
 HANDOFF_REASON = {
     "billing_dispute": "disputing a charge on my bill",
@@ -268,6 +266,9 @@ say.tool(
 )
 say.tool(
     "send_payment_request",
+    confirms=[
+        "send a payment request for {@bill} to {@method}; it's paid once you approve it there",
+    ],
     asks=[
         "Can you send me a payment request for {bill} to {method}?",
         "I'd like to pay {bill}; send the request to {method}.",
@@ -281,6 +282,9 @@ say.tool(
 )
 say.tool(
     "record_payment",
+    confirms=[
+        "charge {@method} for {@bill}",
+    ],
     asks=[
         "I'd like to pay {bill} with {method}.",
         "Please pay {bill} now using {method}.",
@@ -296,6 +300,9 @@ say.tool(
 )
 say.tool(
     "apply_goodwill_credit",
+    confirms=[
+        "take {amount:money} off {@bill} as a goodwill credit",
+    ],
     asks=[
         "Can I get a {amount} credit on {bill}? {reason}.",
         "I'd like {amount} off {bill}, because {reason}.",
@@ -318,6 +325,9 @@ say.tool(
 # -- the line itself -----------------------------------------------------------------------------
 say.tool(
     "suspend_line",
+    confirms=[
+        "suspend {@line}; it has no calls, texts or data until you ask us to resume it",
+    ],
     asks=[
         "Please suspend my line {line}; {reason}.",
         "Can you put my line {line} on hold? {reason}.",
@@ -330,6 +340,9 @@ say.tool(
 )
 say.tool(
     "resume_line",
+    confirms=[
+        "resume service on {@line}",
+    ],
     asks=[
         "Please reactivate my line {line}.",
         "Can you turn my line {line} back on?",
@@ -341,6 +354,9 @@ say.tool(
 )
 say.tool(
     "change_plan",
+    confirms=[
+        "move {@line} onto {@plan}; the new monthly price applies from this month's bill",
+    ],
     asks=[
         "I'd like to switch my line {line} to {plan}.",
         "Can you move my line {line} onto {plan}?",
@@ -352,6 +368,9 @@ say.tool(
 )
 say.tool(
     "enable_roaming",
+    confirms=[
+        "turn on roaming for {@line}; use abroad is charged at our roaming rates",
+    ],
     asks=[
         "I'm travelling next week; please turn on roaming for my line {line}.",
         "Can you enable international roaming on my line {line}?",
@@ -365,6 +384,9 @@ say.tool(
 )
 say.tool(
     "disable_roaming",
+    confirms=[
+        "turn off roaming for {@line}",
+    ],
     asks=[
         "I'm back home; please turn off roaming on my line {line}.",
         "Can you disable roaming for my line {line}? I don't want surprise charges.",
@@ -376,6 +398,9 @@ say.tool(
 )
 say.tool(
     "refuel_data",
+    confirms=[
+        "add {gb:about} GB of data to {@line}, charged on this month's bill",
+    ],
     asks=[
         "Can I add {gb} GB of data to my line {line}?",
         "I've run out of data on my line {line}. Please add {gb} GB.",
@@ -390,6 +415,9 @@ say.tool(
 )
 say.tool(
     "reset_voicemail_pin",
+    confirms=[
+        "set the voicemail PIN on {@line} to the new one you gave me",
+    ],
     asks=[
         "I forgot my voicemail PIN on my line {line}. Can you set it to {new_pin}?",
         "Please reset the voicemail PIN for my line {line} to {new_pin}.",
@@ -403,6 +431,9 @@ say.tool(
 )
 say.tool(
     "order_sim",
+    confirms=[
+        "order a new {@kind} for {@line}",
+    ],
     asks=[
         "I need a replacement {kind} for my line {line}.",
         "My SIM stopped working. Can you send a new {kind} for my line {line}?",
@@ -418,6 +449,9 @@ say.tool(
 )
 say.tool(
     "transfer_esim",
+    confirms=[
+        "move {@line} onto {@device} as an eSIM; your old phone will lose the line",
+    ],
     asks=[
         "Please move my line {line} onto {device} as an eSIM.",
         "I got a new phone. Can you transfer my line {line} to {device}?",
@@ -562,11 +596,11 @@ say.tool(
 say.tool(
     "device_set_wifi_calling",
     asks=[
-        "Can you {mode} Wi-Fi calling on my phone with {line}?",
-        "I have no signal at home; please {mode} Wi-Fi calling for my line {line}.",
-        "Please {mode} Wi-Fi calling on the phone with {line}.",
-        "Help me {mode} Wi-Fi calling on the phone with {line}.",
-        "{mode} Wi-Fi calling for my line {line}, please.",
+        "Can you {mode} WiFi calling on my phone with {line}?",
+        "I have no signal at home; please {mode} WiFi calling for my line {line}.",
+        "Please {mode} WiFi calling on the phone with {line}.",
+        "Help me {mode} WiFi calling on the phone with {line}.",
+        "{mode} WiFi calling for my line {line}, please.",
     ],
     words={"mode": ON_OFF},
     tells=["Wi-Fi calling is {wifi_calling} now on your phone on {line}."],
@@ -661,4 +695,22 @@ say.tool(
         "I've changed the settings on the phone with my line {line}; restart it now.",
     ],
     tells=["Your phone on {line} has restarted and shows {status_bar.signal}."],
+)
+
+# -- the written policy ----------------------------------------------------------------------
+telecom_support.tools  # noqa: B018  (sealing the domain adds get_policy, declared next)
+say.tool(
+    "get_policy",
+    asks=[
+        "What are your rules for changing my plan or adding data?",
+        "Before I ask for anything: what's your support policy?",
+        "Can you walk me through Corvid Mobile's service rules?",
+    ],
+    tells=[
+        "Our policy has {rules:count(rule)}. In short: I verify who you are with your date of birth before "
+        "changing anything on your account; a line suspended for an unpaid bill comes back once nothing is "
+        "past due; one plan change per billing cycle; goodwill credits up to $60 a year; at most 5 GB of "
+        "extra data per line each cycle; roaming only for an account in good standing; I hand you to a "
+        "colleague only for what I can't do myself; and I confirm every change and its cost with you first.",
+    ],
 )
