@@ -19,20 +19,13 @@ from querygen.knobs import Offer, ToolOffer, out_of_scope
 from querygen.plan.gold import GoldBuilder
 from querygen.plan.graph import ChainSampler, DependencyGraph
 from querygen.plan.ids import IdIndex
-from querygen.plan.policy_gate import (
-    YES,
-    PolicyMark,
-    confirm_mark,
-    confirmation_rules,
-    describe,
-    policy_meta,
-    refusal,
-)
+from querygen.plan.policy_gate import YES, confirm_mark, confirmation_rules, offer_mark, policy_meta
 from querygen.plan.probe import StateProbe
 from querygen.plan.sampler import tables_of
 from querygen.plan.step import Scene, Step, dependencies
 from querygen.plan.story import MAX_ASKS_PER_TURN, carried_first, repeats, split, undoes
 from querygen.plan.values import ValueMaker
+from querygen.policy_talk import INSIST, PolicyTalk
 from querygen.text.answers import Reported, answer
 from querygen.text.paraphrase import keeps_values
 from querygen.text.phrasing import (
@@ -44,7 +37,6 @@ from querygen.text.phrasing import (
     MISSING_TOOL_ANSWER,
     MISSING_TOOL_CLARIFY,
 )
-from querygen.text.refusals import in_our_words
 from querygen.text.render import Renderer, noun
 from querygen.text.request import Gap, Requests, find_gap, intro
 from servers.kit import Domain
@@ -81,12 +73,15 @@ def _pick(rng: random.Random, weights: dict[Any, float]) -> Any:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
 
+INSISTS = 0.4  # the share of refusals (with nothing to offer) the user pushes back on
+
+
+def _mark_of(step: Step) -> Any:
+    return next(m for m in step.policy if m.kind in ("forbidden", "alternative"))
+
+
 def _gold(steps: list[Step]) -> list[GoldCall]:
     return [GoldCall(name=s.name, arguments=s.args, result=s.result) for s in steps]
-
-
-def _forbidding(step: Step) -> PolicyMark:
-    return next(m for m in step.policy if m.kind == "forbidden")
 
 
 def _first_clause(description: str) -> str:
@@ -137,8 +132,9 @@ class Composer:
         asked = self._asked(ep, domain, shape, rng, start, through, lead)
         if not asked:
             return None
-        # a forbidden request (only ever the last) is said by the user but is no gold call
-        steps = [s for s in asked if not s.forbidden]
+        # a forbidden request (only ever the last) is said by the user but is no gold call; the
+        # compliant call offered instead, if any, is
+        steps = [s for s in asked if not s.forbidden] + [s.instead for s in asked if s.instead is not None]
         hashes = self.probe.fork_hashes(ep, [domain])
         diff = self.probe.diff(ep, [domain])
         created = {c["pk"] for c in diff if c["op"] == "insert"} | self._created(domain, steps, diff)
@@ -166,15 +162,17 @@ class Composer:
         made = self._turns(kit, asked, texts, gap, created, diff, rng)
         if made is None:
             return self._drop("planted")
-        turn_list, confirms = made
+        turn_list, confirms, insist = made
         if gap:
             anchors = [*anchors[: gap.turn + 1], [gap.surface], *anchors[gap.turn + 1 :]]
         for c in confirms:  # the yes turn states no value
             anchors.insert(c["turn"] + 1, [])
+        if insist is not None:  # nor does the user who insists
+            anchors.insert(insist, [])
         offer = self.offerer.offer(domain, rng)
         meta = {
             **self._story(kit, steps, scene, level, persona.name, anchors, gap),
-            **self._policy(domain, asked, confirms),
+            **self._policy(domain, asked, confirms, insist),
         }
         kind = "clarify" if gap else "tool"
         return self._task(domain, kind, turn_list, dependencies(steps, self.ids), offer, hashes, diff, meta)
@@ -238,15 +236,20 @@ class Composer:
         }
 
     @staticmethod
-    def _policy(domain: str, asked: list[Step], confirms: list[dict[str, Any]]) -> dict[str, Any]:
-        """``policy``: what the domain's written policy made of the task (forbidden, a precondition,
-        near a rule's edge, a confirmation turn), and the request it refuses."""
-        meta = policy_meta(domain, [m for s in asked for m in s.policy], confirms)
+    def _policy(
+        domain: str, asked: list[Step], confirms: list[dict[str, Any]], insist: int | None
+    ) -> dict[str, Any]:
+        """``policy``: what the domain's written policy made of the task (forbidden, an offer made
+        instead, a precondition, near a rule's edge, a confirmation turn, a user who insists), the
+        request it refuses and the call offered instead."""
+        meta = policy_meta(domain, [m for s in asked for m in s.policy], confirms, insist)
         if meta is None:
             return {}
         refused = next((s for s in asked if s.forbidden), None)
         if refused is not None:
             meta["refused_call"] = {"name": refused.name, "arguments": refused.args}
+            if refused.instead is not None:
+                meta["offered_call"] = {"name": refused.instead.name, "arguments": refused.instead.args}
         return {"policy": meta}
 
     def _created(self, domain: str, steps: list[Step], diff: list[dict[str, Any]]) -> set[str]:
@@ -276,14 +279,21 @@ class Composer:
         created: set[str],
         diff: list[dict[str, Any]],
         rng: random.Random,
-    ) -> tuple[list[Turn], list[dict[str, Any]]] | None:
-        """The turns (None when a later turn would quote an id no answer gave), and the confirmation splits made (``Task.policy["confirm"]``): a turn whose
-        calls reach a write a confirmation rule governs stops before it, states the change and asks;
-        the user's yes is a turn of its own, and the write and what follows answer it."""
+    ) -> tuple[list[Turn], list[dict[str, Any]], int | None] | None:
+        """The turns (None when a later turn would quote an id no answer gave), the turns that
+        wait for a yes (``Task.policy["confirm"]``) and the turn where the user insists, if any.
+
+        A turn whose calls reach a write a confirmation rule governs stops before it, states every
+        governed change of the turn and asks; the user's yes is a turn of its own, and the writes
+        and what follows answer it. A refused request is explained; where its rule offers a
+        compliant change, the agent proposes it and it answers the user's yes."""
         out: list[Turn] = []
         confirms: list[dict[str, Any]] = []
-        given = [s.args for s in steps]
+        insist: int | None = None
+        everything = [*steps, *(s.instead for s in steps if s.instead is not None)]
+        given = [s.args for s in everything]
         gated = confirmation_rules(kit.domain)
+        talk = PolicyTalk(kit.renderer, lambda key: self.ids.table(key, kit.domain.name))
         for t, text in enumerate(texts):
             refused = next((s for s in steps if s.turn == t and s.forbidden), None)
             mine = [s for s in steps if s.turn == t and not s.forbidden]
@@ -295,43 +305,41 @@ class Composer:
                 text = rng.choice(replies).format(what=what, value=gap.surface)
             quoted = self._quoted_later(mine, texts[t + 1 :])
             reported = [
-                self._reported(kit, s, created - self._seen_before(steps, s), diff, steps) for s in mine
+                self._reported(kit, s, created - self._seen_before(everything, s), diff, everything)
+                for s in mine
             ]
             k = next((i for i, s in enumerate(mine) if s.name in gated), None)
             if k is not None:
-                rule, s = gated[mine[k].name], mine[k]
+                rule = gated[mine[k].name]
                 # the requests answered before the confirmation; the agent's own lookups are not news
                 before = answer(reported[:k], given, set()) if any(r.ask for r in reported[:k]) else ""
-                ask = self._confirming(kit, s, steps)
+                ask = talk.confirming([g for g in mine[k:] if g.name in gated], everything)
                 out.append(Turn(user=text, calls=_gold(mine[:k]), answer=f"{before} {ask}".strip()))
                 confirms.append(confirm_mark(kit.domain, rule, len(out) - 1))
                 mine, reported, text = mine[k:], reported[k:], rng.choice(YES)
             said = answer(reported, given, quoted) if any(r.ask for r in reported) else ""
             if any(str(i) not in said for i in quoted):
                 return None  # a later turn quotes an id no answer gave: it would be planted
-            if refused is not None:
-                said = f"{said} {self._refusing(kit, refused, steps)}".strip()
+            if refused is not None and refused.instead is not None:
+                offer = talk.offering(refused, everything)
+                out.append(Turn(user=text, calls=_gold(mine), answer=f"{said} {offer}".strip()))
+                confirms.append(offer_mark(kit.domain, _mark_of(refused), refused.instead, len(out) - 1))
+                done = self._reported(kit, refused.instead, created, diff, everything)
+                text, mine, said = rng.choice(YES), [refused.instead], answer([done], given, set())
+            elif refused is not None:
+                said = f"{said} {talk.refusing(refused, everything)}".strip()
             out.append(Turn(user=text, calls=_gold(mine), answer=said or "Done."))
-        return out, confirms
-
-    def _refusing(self, kit: DomainKit, step: Step, steps: list[Step]) -> str:
-        """The refusal, the rule's message said as the conversation says things (a declared domain)."""
-        text = refusal(_forbidding(step))
-        voice = kit.renderer.voice
-        if voice is None:
-            return text
-        return in_our_words(text, voice, lambda key: self.ids.table(key, kit.domain.name), steps)
-
-    @staticmethod
-    def _confirming(kit: DomainKit, step: Step, steps: list[Step]) -> str:
-        """What the agent says before a write the policy wants a yes for: the domain's declared
-        clause in the user's own words where it has one, else the tool's description."""
-        voice = kit.renderer.voice
-        said = kit.renderer.said(step, steps[: steps.index(step)]) if voice is not None else {}
-        clause = voice.confirm(step.spec, step.args, said) if voice is not None else None
-        if clause is not None:
-            return f"Before I go ahead: I'll {clause}. Shall I?"
-        return f"Before I go ahead: {describe(step.spec, step.args)}. Shall I proceed?"
+            if (
+                refused is not None
+                and refused.instead is None
+                and t == len(texts) - 1
+                and rng.random() < INSISTS
+            ):
+                out.append(
+                    Turn(user=rng.choice(INSIST), calls=[], answer=talk.holding(refused, everything, rng))
+                )
+                insist = len(out) - 1
+        return out, confirms, insist
 
     def _seen_before(self, steps: list[Step], step: Step) -> set[str]:
         """Ids earlier calls showed (a row archived after it was created is not new again)."""

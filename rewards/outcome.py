@@ -218,9 +218,13 @@ def outcome_term(
     facts = task.cache.get("facts")
     if facts is None:
         # What the user asked last: the final answer reports the last call of the final turn (none
-        # when that turn makes no call: a refused request's answer is the refusal, judged by policy)
+        # when that turn makes no call: a refused request's answer is the refusal, judged by policy).
+        # Only a call the user asked for is a request: a lookup that resolves their words ("resolve")
+        # or a read a policy rule asks for ("check") is the agent's own look, and a turn whose
+        # request was refused has none (tasks without recorded roles count every call as asked).
         final = task.final_turn if task.final_turn is not None else task.gold[-1].turn
-        last = [i for i, g in enumerate(task.gold) if g.last_in_turn and g.turn == final]
+        roles = task.roles or ("ask",) * len(task.gold)
+        last = [i for i, g in enumerate(task.gold) if g.turn == final and roles[i] == "ask"][-1:]
         facts = task.cache["facts"] = asked_facts(
             gold_facts([gold_results[i] for i in last], [task.gold[i].args for i in range(len(task.gold))]),
             task.reference_answer,

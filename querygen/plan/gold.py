@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from querygen.plan.arguments import ArgumentDrafter
@@ -47,6 +47,8 @@ class _Try:
     pre: list[Step] | None = None
     screening: Screening | None = None
     final: list[Step] | None = None
+    facts: list[Step] = field(default_factory=list)  # the reads the policy's rules declare
+    remedied: list[Step] = field(default_factory=list)  # the remedies run, with the lookups naming them
 
 
 def requests_of(domain: Domain, spec: ToolSpec) -> tuple[str, ...]:
@@ -113,7 +115,7 @@ class GoldBuilder:
                 return t.final
             if t.step is None or not t.step.ok or t.pre is None:
                 return d.steps
-            self._keep(d, t.step, t.pre, t.screening)
+            self._keep(d, t.step, t.pre, [*t.remedied, *t.facts])
         return d.steps
 
     def _draft_call(self, d: Draft, spec: ToolSpec, j: int, turn: int, template: str | None) -> _Try:
@@ -141,27 +143,76 @@ class GoldBuilder:
         return t
 
     def _screen_and_run(self, d: Draft, step: Step, pre: list[Step]) -> _Try:
-        """The policy's verdict on a drafted call, then the call itself unless the policy forbids it."""
+        """The policy's verdict on a drafted call, then the call itself unless the policy forbids
+        it (refused, or an offer made instead)."""
         steps, spec = d.steps, step.spec
         guarded = self.gate is not None and bool(spec.guards)
         if guarded and len(steps) + len(pre) + 2 > MAX_CALLS:
             return _Try(step, pre, final=steps)  # no room left for a remedy (or the check before a refusal)
         screening = self.gate.screen(d.ep, spec, step.args) if guarded and self.gate is not None else None
-        if screening is not None:
-            if len(steps) + len(pre) + len(screening.remedies) + 1 > MAX_CALLS or screening.failed:
-                return _Try(step, pre, final=self._abandon(steps, screening))
-            if screening.forbidden:
-                step.policy = screening.marks
-                for s in pre:
-                    s.turn = step.turn
-                refusal = [*pre, *self._remedied(screening, step), *self._check(d.ep, step, steps), step]
-                return _Try(step, pre, final=[*steps, *refusal])
+        if screening is None:
+            self._execute(d.ep, step)
+            return _Try(step, pre)
+        # the gold calls this makes: the asked call itself, or (refused) the offer made instead, if any
+        last = int(screening.offered is not None) if screening.forbidden else 1
+        if (
+            len(steps) + len(pre) + len(screening.remedies) + len(screening.reads) + last > MAX_CALLS
+            or screening.failed
+        ):
+            return _Try(step, pre, final=self._abandon(steps, screening))
+        remedied = self._remedied(d, screening, step, [*steps, *pre])
+        facts = self._facts(d.ep, screening, step, [*steps, *pre, *(remedied or [])])
+        if facts is None or remedied is None:
+            return _Try(step, pre, final=self._abandon(steps, screening))
+        step.policy = screening.marks
+        if screening.forbidden:
+            return self._refuse(d, step, pre, screening, [*remedied, *facts])
         self._execute(d.ep, step)
-        if screening is not None:
-            step.policy = screening.marks
-            if screening.remedies and not step.ok:
-                return _Try(step, pre, final=self._abandon(steps, screening))
-        return _Try(step, pre, screening)
+        if screening.remedies and not step.ok:
+            return _Try(step, pre, final=self._abandon(steps, screening))
+        return _Try(step, pre, screening, facts=facts, remedied=remedied)
+
+    def _refuse(
+        self, d: Draft, step: Step, pre: list[Step], screening: Screening, looked: list[Step]
+    ) -> _Try:
+        """The draft ends at a call the policy will not let run as asked: the lookups, the remedies
+        (``looked`` starts with them), the reads that show why, then the refusal, or the offer made
+        instead once the user says yes."""
+        for s in pre:
+            s.turn = step.turn
+        if not any(s.role == "check" for s in looked):
+            looked = [*looked, *self._check(d.ep, step, [*d.steps, *pre, *looked])]
+        if screening.offered is not None:
+            ospec, oargs = screening.offered
+            offered = Step(ospec, step.turn, None, oargs, {k: Origin("user") for k in oargs}, offered=True)
+            offered.refs = {k: r for k, r in step.refs.items() if oargs.get(k) == step.args.get(k)}
+            self._execute(d.ep, offered)
+            if not offered.ok:
+                return _Try(step, pre, final=self._abandon(d.steps, screening))
+            step.instead = offered
+        refusal = [*pre, *looked, step]
+        return _Try(step, pre, final=[*d.steps, *refusal])
+
+    def _facts(self, ep: Episode, screening: Screening, step: Step, before: list[Step]) -> list[Step] | None:
+        """The reads the call's rules declare, run now (after any remedy, before the call), except
+        those the conversation already made; None when one fails."""
+        out = []
+        for spec, args in screening.reads:
+            if any(s.spec is spec and s.args == args for s in before):
+                continue
+            res = self.call(ep, spec.qualified_name, args)
+            if not res.ok:
+                return None
+            # a value the call itself takes comes from where the call's did (a lookup's find)
+            origin = {
+                k: next(
+                    (step.origin[p] for p, v in step.args.items() if v == a and p in step.origin),
+                    Origin("user"),
+                )
+                for k, a in args.items()
+            }
+            out.append(Step(spec, step.turn, None, args, origin, role="check", ok=True, result=res.value))
+        return out
 
     def _execute(self, ep: Episode, step: Step) -> None:
         """Run the call; an idempotent write that changed nothing (chgrp to the current group) fails."""
@@ -172,13 +223,13 @@ class GoldBuilder:
         if res.ok and before is not None and fork.content_hash() == before:
             step.ok = False
 
-    def _keep(self, d: Draft, step: Step, pre: list[Step], screening: Screening | None) -> None:
-        """Add a call that ran to the draft, after its lookups and the remedies the policy ran."""
+    def _keep(self, d: Draft, step: Step, pre: list[Step], policy: list[Step]) -> None:
+        """Add a call that ran to the draft, after its lookups and what the policy made first (the
+        remedies, named like requests, and the reads its rules declare)."""
         for s in pre:
             s.turn = step.turn
         d.steps.extend(pre)
-        if screening is not None:
-            d.steps.extend(self._remedied(screening, step))
+        d.steps.extend(policy)
         d.steps.append(step)
         self.namer.observe(step, len(d.steps) - 1, d.scene)
         self.drafter.remember(d.context, step)
@@ -189,14 +240,31 @@ class GoldBuilder:
         alone would not explain its state; nothing is kept then (the attempt's trial rolls back)."""
         return [] if screening.remedies else steps
 
-    def _remedied(self, screening: Screening, step: Step) -> list[Step]:
-        """The remedy calls the policy gate ran (verify the caller), as steps the user asks for."""
-        out = []
-        for spec, args, res in screening.remedies:
-            says = requests_of(self.domain, spec)
-            template = min(says, key=len) if says else None
-            origin = {k: Origin("user") for k in args}
-            out.append(Step(spec, step.turn, template, args, origin, ok=True, result=res.value))
+    def _remedied(self, d: Draft, screening: Screening, step: Step, before: list[Step]) -> list[Step] | None:
+        """The remedy calls the policy gate ran (verify the caller), as steps the user asks for, each
+        named like any request (the caller as they identify themself, found by a lookup first);
+        None when one cannot be said."""
+        out: list[Step] = []
+        kept = d.steps
+        fork = d.ep.fork(self.domain.name)
+        try:
+            for spec, args, res in screening.remedies:
+                says = requests_of(self.domain, spec)
+                template = min(says, key=len) if says else None
+                origin = {k: Origin("user") for k in args}
+                made = Step(spec, step.turn, template, args, origin, ok=True, result=res.value)
+                d.steps = [*before, *out]
+                with fork.reading() as conn, self.sampler.steady():
+                    d.conn = conn
+                    lookups = self.namer.name_args(d, made)
+                    d.conn = None
+                if lookups is None:
+                    return None
+                for s in lookups:
+                    s.turn = step.turn
+                out += [*lookups, made]
+        finally:
+            d.steps = kept
         return out
 
     def _check(self, ep: Episode, step: Step, steps: list[Step]) -> list[Step]:

@@ -83,7 +83,9 @@ class Necessity:
             if self.env.tools[call.name].writes:
                 if i not in needed:
                     out.append(i)
-            elif roles[i] not in ("ask", "check") or not states_fact(call.result, given, answers[i]):
+            elif roles[i] == "check":
+                continue  # a read a policy rule asks for before its write (or its refusal)
+            elif roles[i] != "ask" or not states_fact(call.result, given, answers[i]):
                 out.append(i)
         return out
 

@@ -44,8 +44,8 @@ class Step:
     args: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, Origin] = field(default_factory=dict)
     keys: dict[str, Any] = field(default_factory=dict)  # the row key behind each path argument
-    # "resolve": a lookup the agent needs to resolve the user's words; "check": the read that shows
-    # a policy rule applies before a refusal
+    # "resolve": a lookup the agent needs to resolve the user's words; "check": a read that shows
+    # the facts a policy rule judges the next write by (before it is made, or refused)
     role: str = "ask"
     refs: dict[str, Any] = field(default_factory=dict)  # param -> refer.Reference (how it is named)
     silent: set[str] = field(default_factory=set)  # params the template already says (as "my")
@@ -53,12 +53,16 @@ class Step:
     result: Any = None
     error: str | None = None
     policy: list[PolicyMark] = field(default_factory=list)  # what the written policy said of it
+    # the compliant call the agent offers instead of this one (a rule's offer), made after a yes
+    instead: Step | None = None
+    offered: bool = False  # this call is such an offer: it answers the user's yes, not a request
     _ids: dict[str, list[str]] | None = None
 
     @property
     def forbidden(self) -> bool:
-        """The policy forbids this call: the user asks for it, the gold refuses (it never ran)."""
-        return any(m.kind == "forbidden" for m in self.policy)
+        """The policy forbids this call as asked: the user asks for it, the gold refuses it or
+        offers :attr:`instead` (it never ran)."""
+        return any(m.kind in ("forbidden", "alternative") for m in self.policy)
 
     @property
     def name(self) -> str:

@@ -32,6 +32,10 @@ def in_our_words(
     )
     why = re.sub(rf"\s*\({_UNNAMED}(?:, [^)]*)?\)|\({_UNNAMED}\)|{_UNNAMED},? ?", "", why)
     why = re.sub(rf"\b[a-z]+ {_NAMED}((?:the|my|your) )", r"\1", why).replace(_NAMED, "")
+    # amounts as people write them: "50.00" -> "$50", "53.50" -> "$53.50" (these rules state only money so)
+    why = re.sub(
+        r"(?<![\w.$])(\d+)\.(\d\d)(?![\d%])", lambda m: f"${m[1]}" if m[2] == "00" else f"${m[1]}.{m[2]}", why
+    )
     # stored codes as words ("airline_cancelled", "basic_economy"), never inside a path or a file name
     why = re.sub(r"(?<!\S)([a-z]+(?:_[a-z]+)+)(?=[,;.)]?(?:\s|$))", lambda m: m[1].replace("_", " "), why)
     # a noun left without its id: "user is a regular member" -> "the user is ..."

@@ -43,7 +43,7 @@ from servers.kit import world as world_module
 from servers.kit.acting import Acting, session_table
 from servers.kit.db import Db
 from servers.kit.language import Language
-from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, Remedy, rule_text
+from servers.kit.policy import MODE_KEY, POLICY_MODES, Check, Policy, Reads, Remedy, rule_text
 from servers.kit.policy_tools import add_breach_table, attach_policy
 from servers.kit.seeding import Seeder
 from servers.kit.tool import ToolSpec, build_spec
@@ -203,14 +203,23 @@ class Domain:
         return self.policy
 
     def rule(
-        self, slug: str, *, tools: Iterable[str], remedy: Remedy | None = None
+        self,
+        slug: str,
+        *,
+        tools: Iterable[str],
+        remedy: Remedy | None = None,
+        reads: Reads | None = None,
+        offer: Remedy | None = None,
     ) -> Callable[[Check], Check]:
         """Register a checked rule; the function's docstring is the rule's text, its result why a
         call breaks it (or ``None``, or a :class:`~servers.kit.policy.Near`). ``remedy`` gives,
-        for a precondition rule, the call that would make a breached call compliant."""
+        for a precondition rule, the call that would make a breached call compliant; ``reads``
+        the lookups that show the facts the check judges; ``offer`` the compliant call to propose
+        instead of a breaching one (see :mod:`servers.kit.policy`)."""
 
         def register(fn: Check) -> Check:
-            self._require_policy(slug).add(slug, rule_text(fn), tools, fn, remedy=remedy)
+            policy = self._require_policy(slug)
+            policy.add(slug, rule_text(fn), tools, fn, remedy=remedy, reads=reads, offer=offer)
             self._version = None
             return fn
 

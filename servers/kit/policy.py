@@ -20,6 +20,12 @@ query generator uses for near-edge tasks. A precondition rule ("verify the calle
 names its ``remedy``: the call that would make the breached call compliant
 (``("verify_user", {"user_id": ..., "email": ...})``), which the generator puts before it.
 
+A rule may also name the ``reads`` that show its facts (the reservation, the customer's bills):
+the generator's gold makes them before a governed call, or before refusing one, so a refusal
+cites only what the conversation has seen. And it may name an ``offer``: the compliant call the
+agent proposes instead of a breaching one (the same change with the late fee charged, the most
+a cap allows), made only after the user says yes; a rule with an offer is never simply refused.
+
 A snapshot holds the policy in one of two modes (``_meta.policy_mode``; the domain's default,
 and a variant for the other):
 
@@ -51,6 +57,8 @@ BREACH_TABLE = "policy_breach"
 Check = Callable[[Db, str, dict[str, Any]], "str | None"]
 # the call (a tool of the same domain, its arguments) that makes a breached call compliant
 Remedy = Callable[[Db, str, dict[str, Any]], "tuple[str, dict[str, Any]] | None"]
+# the reads (tool, arguments) whose results show the facts a rule judges one call by
+Reads = Callable[[Db, str, dict[str, Any]], "list[tuple[str, dict[str, Any]]]"]
 
 
 class Near(str):
@@ -78,6 +86,11 @@ class Rule:
     confirm: bool = False
     # precondition rules ("verify the caller first"): the call that satisfies the rule
     remedy: Remedy | None = None
+    # the reads that establish the rule's facts: what a careful agent looks at before it acts or refuses
+    reads: Reads | None = None
+    # what the agent may offer instead of a breaching call, with the user's yes: the same tool with
+    # amended arguments (the late fee charged) or another call that meets the goal within the rule
+    offer: Remedy | None = None
 
     @property
     def label(self) -> str:
@@ -146,6 +159,8 @@ class Policy:
         check: Check | None = None,
         confirm: bool = False,
         remedy: Remedy | None = None,
+        reads: Reads | None = None,
+        offer: Remedy | None = None,
     ) -> Rule:
         if not re.fullmatch(r"[a-z][a-z0-9-]{0,39}", slug):
             raise ValueError(f"rule slug {slug!r}: use lowercase letters, digits and hyphens")
@@ -156,7 +171,7 @@ class Policy:
             raise ValueError(f"rule {slug}: name the tools it governs")
         if not text:
             raise TypeError(f"rule {slug}: the rule needs its text (the function's docstring)")
-        rule = Rule(len(self.rules) + 1, slug, text, tools, check, confirm, remedy)
+        rule = Rule(len(self.rules) + 1, slug, text, tools, check, confirm, remedy, reads, offer)
         self.rules.append(rule)
         return rule
 

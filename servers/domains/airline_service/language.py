@@ -353,6 +353,8 @@ say.tool(
     "add_reservation_bags",
     confirms=[
         "add {bags:count(checked bag)} to {@reservation}, {paid_bags} of them paid with {@payment_method}",
+        "add {bags:count(checked bag)} to {@reservation}; {paid_bags} of them are over your free allowance, "
+        "at $50 each on the card you paid the booking with",
         "add {bags:count(checked bag)} to {@reservation}",
     ],
     asks=[

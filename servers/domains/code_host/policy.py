@@ -37,7 +37,33 @@ def _into_default(db: Db, pr: dict) -> tuple[dict, bool]:
     return repo, pr["base_branch"] == repo["default_branch"]
 
 
-@code_host.rule("hold-label", tools=["merge_pull_request"])
+def the_pull_request(db: Db, tool: str, args: dict) -> list[tuple[str, dict]]:
+    """The pull request: its labels, author, reviews, base branch and how far behind it is."""
+    return [("get_pull_request", {"pull_request": args["pull_request"]})] if _pr(db, args) else []
+
+
+def pull_request_and_repo(db: Db, tool: str, args: dict) -> list[tuple[str, dict]]:
+    """The pull request, and its repository's default branch and merge freeze."""
+    pr = _pr(db, args)
+    return [*the_pull_request(db, tool, args), ("get_repo", {"repo": pr["repo_id"]})] if pr else []
+
+
+def repo_and_checks(db: Db, tool: str, args: dict) -> list[tuple[str, dict]]:
+    """The repository's default branch, and the checks on that branch's head."""
+    repo = db.find(Repo, args.get("repo", ""))
+    if repo is None:
+        return []
+    head = git.branch_named(db, repo["id"], repo["default_branch"])
+    return [("get_repo", {"repo": repo["id"]})] + ([("list_checks", {"branch": head["id"]})] if head else [])
+
+
+def open_pull_requests_of(db: Db, tool: str, args: dict) -> list[tuple[str, dict]]:
+    """The repository's open pull requests, which show the branches they come from."""
+    branch = db.find(Branch, args.get("branch", ""))
+    return [("list_pull_requests", {"repo": branch["repo_id"], "state": "open"})] if branch else []
+
+
+@code_host.rule("hold-label", tools=["merge_pull_request"], reads=the_pull_request)
 def hold_label(db: Db, tool: str, args: dict) -> str | None:
     """Do not merge a pull request labelled `do-not-merge` or `hold`; whoever set the label
     removes it when the hold is over."""
@@ -46,7 +72,7 @@ def hold_label(db: Db, tool: str, args: dict) -> str | None:
     return f"pull request {label(pr)} is labelled {', '.join(held)}" if held else None
 
 
-@code_host.rule("merge-freeze", tools=["merge_pull_request"])
+@code_host.rule("merge-freeze", tools=["merge_pull_request"], reads=pull_request_and_repo)
 def merge_freeze(db: Db, tool: str, args: dict) -> str | None:
     """No merges into the default branch of a repository under a merge freeze: a repository with a
     `frozen_until` date is frozen through the end of that day."""
@@ -64,7 +90,7 @@ def merge_freeze(db: Db, tool: str, args: dict) -> str | None:
     return None
 
 
-@code_host.rule("self-merge-approval", tools=["merge_pull_request"])
+@code_host.rule("self-merge-approval", tools=["merge_pull_request"], reads=the_pull_request)
 def self_merge(db: Db, tool: str, args: dict) -> str | None:
     """Do not merge your own pull request until someone else has approved it, even where branch
     protection requires no approvals."""
@@ -75,7 +101,7 @@ def self_merge(db: Db, tool: str, args: dict) -> str | None:
     return None if others else f"you opened {label(pr)} and nobody else has approved it"
 
 
-@code_host.rule("migrations-maintainer", tools=["merge_pull_request"])
+@code_host.rule("migrations-maintainer", tools=["merge_pull_request"], reads=the_pull_request)
 def migrations_need_maintainer(db: Db, tool: str, args: dict) -> str | None:
     """A pull request that changes anything under `migrations/` is merged only after a maintainer
     of the repository (maintain or admin permission), other than its author, has approved it."""
@@ -108,7 +134,18 @@ def up_to_date_first(db: Db, tool: str, args: dict) -> str | None:
     return f"{label(pr)} is {behind} commit(s) behind {pr['base_branch']}" if behind else None
 
 
-@code_host.rule("release-green-default", tools=["create_release"])
+def from_the_default_branch(db: Db, tool: str, args: dict) -> tuple[str, dict] | None:
+    """The same release cut from the default branch (when that branch is green)."""
+    repo = db.find(Repo, args.get("repo", ""))
+    head = git.branch_named(db, repo["id"], repo["default_branch"]) if repo else None
+    if head is None or args.get("target") in (None, head["id"]):
+        return None
+    return "create_release", {**args, "target": head["id"]}
+
+
+@code_host.rule(
+    "release-green-default", tools=["create_release"], reads=repo_and_checks, offer=from_the_default_branch
+)
 def release_from_green_default(db: Db, tool: str, args: dict) -> str | None:
     """Releases are cut only from the default branch, and only when every check on its head
     commit has passed (success, neutral or skipped)."""
@@ -131,7 +168,7 @@ def release_from_green_default(db: Db, tool: str, args: dict) -> str | None:
     return Near(f"{', '.join(soft)} did not run to success (neutral or skipped)") if soft else None
 
 
-@code_host.rule("keep-open-pr-branches", tools=["delete_branch"])
+@code_host.rule("keep-open-pr-branches", tools=["delete_branch"], reads=open_pull_requests_of)
 def keep_open_pr_branches(db: Db, tool: str, args: dict) -> str | None:
     """Do not delete a branch that an open or draft pull request comes from; merge or close the
     pull request first."""
