@@ -140,6 +140,19 @@ class TaskEpisode:
         self._base = self._apply_setup()
         self.calls = 0
 
+    def fork(self) -> TaskEpisode:
+        """An independent episode of the same task as this one is now: every domain's state (the
+        writes so far), the call count and the setup's diff it is judged from; the two diverge from
+        here. A written domain costs a ``serialize()`` now and its memcpy on the branch's first use;
+        the snapshots and the pool's environment are shared. For tree rollouts and per-turn
+        counterfactuals: run a prefix once, fork K times, continue each branch its own way."""
+        twin = object.__new__(TaskEpisode)
+        twin.task, twin.pool, twin.calls = self.task, self.pool, self.calls
+        twin.env, twin.tools, twin.offered = self.env, list(self.tools), self.offered
+        twin._episode = self._episode.clone()
+        twin._base = list(self._base)
+        return twin
+
     def close(self) -> None:
         self._episode.close()
 

@@ -10,7 +10,7 @@ import fastmcp
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from servers.admin import admin_routes
+from servers.admin import admin_routes, image_body_limit
 from servers.binding import BindableTask, Binder, BindingMiddleware
 from servers.inbound import InboundGuard
 from servers.lean import ASGIApp, LeanMcp, Receive, Scope, Send
@@ -90,8 +90,9 @@ def build_http_app(
     streamable = mcp.http_app(path=MCP_PATH, json_response=True, stateless_http=stateless, **guard)
     sse = mcp.http_app(path=SSE_PATH, transport="sse", **guard)
     full = WithSse(streamable, sse, sse_path=SSE_PATH, message_path=fastmcp.settings.message_path)
+    limit_for = image_body_limit(admin_token)  # an episode's bytes (a fork across shards) are larger
     if not lean:
-        return InboundGuard(full, body_timeout=body_timeout)
+        return InboundGuard(full, body_timeout=body_timeout, limit_for=limit_for)
     return LeanMcp(
         env,
         full,
@@ -101,6 +102,7 @@ def build_http_app(
         allowed_origins=guard["allowed_origins"],
         binder=binder,
         body_timeout=body_timeout,
+        limit_for=limit_for,
     )
 
 
