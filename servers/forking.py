@@ -24,7 +24,7 @@ from servers.ids import ID_RULE, VALID_ID
 from servers.kit import ToolError
 from servers.runtime import Environment
 from state import Episode, Snapshot, SnapshotError, combine_hashes
-from state.transfer import EpisodeImage, ImageError, check_image, pack, unpack
+from state.transfer import EpisodeImage, ImageError, open_image, pack, unpack
 
 
 class ForkRefused(ValueError):
@@ -115,10 +115,16 @@ class Brancher:
         image = unpack(body)
         snapshots = {name: self._snapshot(name, ident) for name, ident in image.snapshots.items()}
         binding = self._binding(image, snapshots)
-        for name, blob in image.images.items():
-            if blob is not None:
-                check_image(snapshots[name], blob)
-        twin = Episode.of_images(snapshots, image.images, image.calls)
+        states: dict[str, Any] = {}
+        try:
+            for name, blob in image.images.items():
+                states[name] = None if blob is None else open_image(snapshots[name], blob)
+        except ImageError:
+            for conn in states.values():
+                if conn is not None:
+                    conn.close()
+            raise
+        twin = Episode.of_states(snapshots, states, image.calls)
         self._keep(target, twin, binding)
         return self.describe(target, image.source, twin, binding, twin.domain_hashes())
 

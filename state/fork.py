@@ -129,6 +129,7 @@ class Fork:
         self.lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._image: bytes | None = None  # a clone's bytes, deserialized on its first use
+        self._shared: bytes | None = None  # this fork's bytes as its clones got them, until next used
         self._savepoints = 0
 
     # -- forking ---------------------------------------------------------
@@ -153,19 +154,29 @@ class Fork:
         """An independent copy of this fork as it is now; the two diverge from here.
 
         Unwritten, the copy is one more lazy fork of the snapshot; written, it holds this fork's
-        serialized bytes (changelog included) until its first use deserializes them."""
+        serialized bytes (changelog included) until its first use deserializes them. Clones made
+        before this fork is used again share one ``serialize()``, which this fork keeps until then."""
         twin = Fork(self.snapshot)
         with self.lock:
-            twin._image = self._conn.serialize() if self._conn is not None else self._image
+            if self._conn is None:
+                twin._image = self._image
+            else:  # K branches of one state share one serialize() (a tree's fan-out)
+                if self._shared is None:
+                    self._shared = self._conn.serialize()
+                twin._image = self._shared
         return twin
 
     @classmethod
-    def of_image(cls, snapshot: Snapshot, image: bytes | None) -> Fork:
-        """A fork of ``snapshot`` whose state is ``image`` (a serialized fork of it; None: the
-        snapshot itself), deserialized on first use. The caller vouches that the bytes are a fork
-        of this snapshot (:func:`state.transfer.check_image` checks a received one)."""
+    def of_state(cls, snapshot: Snapshot, state: bytes | sqlite3.Connection | None) -> Fork:
+        """A fork of ``snapshot`` whose state is ``state``: a serialized fork of it (deserialized
+        on first use), an open connection to one (kept), or None (the snapshot itself). The caller
+        vouches that it is a fork of this snapshot (:func:`state.transfer.open_image` checks bytes
+        that came from elsewhere)."""
         fork = cls(snapshot)
-        fork._image = image
+        if isinstance(state, sqlite3.Connection):
+            fork._conn = state
+        else:
+            fork._image = state
         return fork
 
     # -- running operations ----------------------------------------------
@@ -174,6 +185,7 @@ class Fork:
         """A connection to read from: the shared snapshot until the first write."""
         with self.lock:
             if self.copied:
+                self._shared = None  # cautious: only writes should change it, but a read sees it
                 yield self._own()
                 return
             reader = SharedReader.of(self.snapshot)
@@ -185,6 +197,7 @@ class Fork:
         """A private connection inside a savepoint; rolled back if the block raises."""
         with self.lock:
             conn = self._own()
+            self._shared = None
             name = f"op{self._savepoints}"
             self._savepoints += 1
             conn.execute(f"SAVEPOINT {name}")
@@ -227,7 +240,7 @@ class Fork:
 
     def close(self) -> None:
         with self.lock:
-            self._image = None
+            self._image = self._shared = None
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None

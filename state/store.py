@@ -14,6 +14,7 @@ rollout that merely paused carry on (and be rewarded) in a world it never built.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -164,13 +165,16 @@ class Episode:
         return twin
 
     @classmethod
-    def of_images(
-        cls, snapshots: Mapping[str, Snapshot], images: Mapping[str, bytes | None], calls: int = 0
+    def of_states(
+        cls,
+        snapshots: Mapping[str, Snapshot],
+        states: Mapping[str, bytes | sqlite3.Connection | None],
+        calls: int = 0,
     ) -> Episode:
-        """An episode over ``snapshots`` whose domains hold ``images`` (serialized forks of them,
-        None: the snapshot as it is): an episode moved from another process."""
+        """An episode over ``snapshots`` whose domains hold ``states`` (see :meth:`Fork.of_state`;
+        a domain not named: its snapshot as it is): an episode moved from another process."""
         episode = cls(snapshots)
-        episode.forks = {name: Fork.of_image(snap, images.get(name)) for name, snap in snapshots.items()}
+        episode.forks = {name: Fork.of_state(snap, states.get(name)) for name, snap in snapshots.items()}
         episode.calls = calls
         return episode
 

@@ -3,7 +3,7 @@
 A fork of an env session lands in the shard that owns the new id, which need not be the source's
 shard. The source packs the episode (:func:`pack`), the gateway carries the bytes, and the target
 unpacks them (:func:`unpack`) and rebuilds the episode over its own copies of the same snapshots,
-each domain's bytes checked against its snapshot's schema (:func:`check_image`) before it is used.
+each domain's bytes checked against its snapshot's schema (:func:`open_image`) before it is used.
 The format is small enough to read by eye:
 
     toolground-episode/1\\n
@@ -119,25 +119,28 @@ def _domain_entry(entry: Any) -> bool:
     )
 
 
-def check_image(snapshot: Snapshot, image: bytes) -> None:
-    """ImageError unless ``image`` is a database with ``snapshot``'s schema (its tables, indexes and
-    changelog triggers, statement for statement): what a fork of it always has."""
-    conn = sqlite3.connect(":memory:")
+def open_image(snapshot: Snapshot, image: bytes) -> sqlite3.Connection:
+    """A connection to ``image``, ready to be a fork of ``snapshot`` (:meth:`Fork.of_state`); ImageError
+    unless it is a database with the snapshot's schema (its tables, indexes and changelog triggers,
+    statement for statement), which a fork of it always has."""
+    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
     try:
         conn.deserialize(image)
         got = conn.execute(_SCHEMA).fetchall()
     except sqlite3.DatabaseError as exc:
-        raise ImageError(f"episode image: the {snapshot.domain} bytes are not a database ({exc})") from None
-    finally:
         conn.close()
+        raise ImageError(f"episode image: the {snapshot.domain} bytes are not a database ({exc})") from None
     reader = SharedReader.of(snapshot)
     with reader.lock:
         want = reader.conn.execute(_SCHEMA).fetchall()
     if got != want:
+        conn.close()
         raise ImageError(
             f"episode image: the {snapshot.domain} bytes do not have the schema of its snapshot "
             f"{snapshot.sha256[:12]}…, so they are not a fork of it"
         )
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
 
 
 _SCHEMA = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"

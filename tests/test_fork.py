@@ -28,7 +28,7 @@ from servers.runtime import Environment
 from servers.scale.owner import owner
 from servers.serve import build_http_app
 from state import EpisodeStore, Fork, SessionLive, StoreFull
-from state.transfer import ImageError, check_image, pack, unpack
+from state.transfer import ImageError, open_image, pack, unpack
 from tests.serving import random_banking_calls, running_server, serving_in_thread
 
 TOKEN = "fork-test-token"
@@ -77,6 +77,20 @@ def test_a_cloned_fork_is_lazy_independent_and_keeps_the_changelog(make_env):
     assert not unwritten.copied and unwritten.memory_bytes() == 0
     grandchild = parent.clone().clone()  # a clone of a clone not yet used shares its bytes
     assert grandchild.content_hash() == parent.content_hash()
+
+
+def test_branches_of_one_state_share_one_serialization_until_the_source_moves(make_env):
+    env = make_env("banking")
+    ep = env.open()
+    env.invoke(ep, "banking_deposit", {"account": "ACC-000001", "amount": 5})
+    source = ep.fork("banking")
+    a, b = source.clone(), source.clone()
+    assert a._image is b._image  # one serialize() for the fan-out
+    env.invoke(ep, "banking_deposit", {"account": "ACC-000001", "amount": 7})
+    c = source.clone()
+    assert c._image is not a._image and c.content_hash() == source.content_hash() != a.content_hash()
+    a.run(lambda conn: conn.execute("UPDATE accounts SET balance = 1 WHERE id = 'ACC-000003'"), writes=True)
+    assert b.content_hash() == b.full_content_hash() != a.content_hash()  # b never saw a's write
 
 
 def test_episode_clone_keeps_variants_and_calls(make_env):
@@ -148,11 +162,16 @@ def test_episode_bytes_round_trip_and_foreign_bytes_are_refused(make_env):
     assert image.source == "src" and image.calls == 1 and image.extra == {"note": 1}
     assert image.images["email"] is None and image.images["banking"] == ep.fork("banking").serialize()
     banking, email = env.snapshots()["banking"], env.snapshots()["email"]
-    check_image(banking, image.images["banking"])
+    opened = open_image(banking, image.images["banking"])
+    moved = Fork.of_state(banking, opened)
+    assert (
+        moved.content_hash() == ep.fork("banking").content_hash()
+        and moved.diff() == ep.fork("banking").diff()
+    )
     with pytest.raises(ImageError, match="do not have the schema"):
-        check_image(banking, email.data)  # a database, but not a fork of this snapshot
+        open_image(banking, email.data)  # a database, but not a fork of this snapshot
     with pytest.raises(ImageError, match="not a database"):
-        check_image(banking, b"\0" * 4096)
+        open_image(banking, b"\0" * 4096)
     good = pack(ep, "src")
     bad = [b"", good[:30], good.replace(b'"calls":1', b'"calls":-1'), good + b"x"]
     for body in bad:
