@@ -72,7 +72,8 @@ def build_http_app(
     ``health_extra`` adds a shard's own facts to ``/health`` under ``"shard"``, and ``session_tag`` is
     the shard's tag for the ids of SSE connections (:attr:`ShardCustodian.session_tag`; "" alone).
     Every request passes an :class:`~servers.inbound.InboundGuard` first: header values trimmed, the
-    body bounded in size (4 MiB) and time (``body_timeout`` s, default ``$TOOLGROUND_BODY_TIMEOUT`` or 10).
+    body bounded in size (4 MiB; an episode's bytes sent to ``/admin/sessions/<id>/import``
+    with the admin token, 512 MiB) and time (``body_timeout`` s, default ``$TOOLGROUND_BODY_TIMEOUT`` or 10).
     """
     mcp = build_mcp(env, session_tag=session_tag)
     binder = Binder(env, tasks)

@@ -24,8 +24,11 @@ from rollout.conversation import Conversation
 from rollout.episode import TaskEpisode
 from rollout.session import SessionError
 from servers.admin import IMAGE_MAX_BODY, image_body_limit
+from servers.binding import Binder
+from servers.forking import Brancher
 from servers.runtime import Environment
 from servers.scale.owner import owner
+from servers.scale.shard import NotOwned, ShardCustodian
 from servers.serve import build_http_app
 from state import EpisodeStore, Fork, SessionLive, StoreFull
 from state.transfer import ImageError, open_image, pack, unpack
@@ -152,6 +155,18 @@ def test_store_adopt_refuses_a_live_target_and_renews_an_expired_one(make_env):
     store.adopt("b", env.open())
     with pytest.raises(StoreFull):
         store.adopt("c", env.open())
+
+
+def test_a_shard_refuses_a_fork_into_another_shards_id(make_env):
+    env = make_env("banking")
+    env.store.custodian = ShardCustodian(0, 2)
+    [src, mine] = _ids(0, "own", 2)
+    [theirs] = _ids(1, "own", 1)
+    env.store.get(src)
+    brancher = Brancher(env, Binder(env))
+    with pytest.raises(NotOwned, match="belongs to shard 1 of 2"):
+        brancher.fork(src, theirs)
+    assert brancher.fork(src, mine)["from"] == src and theirs not in env.store
 
 
 def test_episode_bytes_round_trip_and_foreign_bytes_are_refused(make_env):
