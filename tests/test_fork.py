@@ -268,6 +268,31 @@ def test_fork_over_http_with_an_mcp_client_and_every_refusal(make_env, task):
         bound.close()
 
 
+def test_an_mcp_session_forks_into_a_session_of_its_own(make_env, task, snapshot_cache):
+    from rollout.mcp_session import McpSessions
+
+    env = make_env("banking")
+    with serving_in_thread(build_http_app(env, admin_token=TOKEN)) as port:
+        sessions = McpSessions(f"http://127.0.0.1:{port}/mcp", run_id="fork", admin_token=TOKEN)
+        try:
+            root = sessions(task)
+            root.call("banking_deposit", {"account": "ACC-000001", "amount": 9})
+            branch = root.fork()
+            assert branch.sid != root.sid and branch.calls == root.calls == 1
+            assert branch.state_hash() == root.state_hash()
+            branch.call("banking_withdraw", {"account": "ACC-000001", "amount": 9})
+            pool = EnvPool(snapshot_cache)
+            deposit = [("banking_deposit", {"account": "ACC-000001", "amount": 9})]
+            assert root.state_hash() == serial_hash(task, pool, deposit)
+            assert branch.state_hash() == serial_hash(
+                task, pool, [*deposit, ("banking_withdraw", {"account": "ACC-000001", "amount": 9})]
+            )
+            branch.close()
+            assert branch.sid not in env.store and root.sid in env.store
+        finally:
+            sessions.close()
+
+
 async def _list_tools(url: str, sid: str) -> list[str]:
     async with Client(StreamableHttpTransport(url, headers={"X-Env-Session": sid})) as client:
         return sorted(t.name for t in await client.list_tools())
