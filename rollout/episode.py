@@ -12,6 +12,7 @@ state over the task's own domains. The user turns and the score of a conversatio
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,9 +147,8 @@ class TaskEpisode:
         here. A written domain costs a ``serialize()`` now and its memcpy on the branch's first use;
         the snapshots and the pool's environment are shared. For tree rollouts and per-turn
         counterfactuals: run a prefix once, fork K times, continue each branch its own way."""
-        twin = object.__new__(TaskEpisode)
-        twin.task, twin.pool, twin.calls = self.task, self.pool, self.calls
-        twin.env, twin.tools, twin.offered = self.env, list(self.tools), self.offered
+        twin = copy.copy(self)  # every attribute shared (task, pool, env, offered) but these:
+        twin.tools = list(self.tools)
         twin._episode = self._episode.clone()
         twin._base = list(self._base)
         return twin
