@@ -25,6 +25,7 @@ ROUTES = {
     "diff": ("GET", "/diff"),
     "reset": ("POST", "/reset"),
     "release": ("DELETE", ""),
+    "fork": ("POST", "/fork"),
 }
 Variants = Mapping[str, str | None]
 
@@ -81,6 +82,14 @@ class AdminClient:
 
     async def areset(self, sid: str, variants: Variants | None = None) -> dict[str, Any]:
         return await self._asend("reset", sid, body=_reset_body(variants))
+
+    def fork(self, sid: str, to: str) -> dict[str, Any]:
+        """Env session ``to`` becomes a copy of ``sid`` as it is now (state, task binding, call
+        count); the two then diverge. Through a gateway the copy lands in ``to``'s shard."""
+        return self._send("fork", sid, body={"to": to})
+
+    async def afork(self, sid: str, to: str) -> dict[str, Any]:
+        return await self._asend("fork", sid, body={"to": to})
 
     def release(self, sid: str) -> bool:
         """Free the session; False when the server held none under that id."""

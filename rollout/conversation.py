@@ -71,6 +71,15 @@ class Conversation:
         self.history.extend(out)
         return out
 
+    def fork(self) -> Conversation:
+        """The same conversation on a fork of its session (same turn, same history so far); the
+        two continue independently. The session must fork (:meth:`rollout.episode.TaskEpisode.fork`,
+        :meth:`rollout.mcp_session.McpSession.fork`)."""
+        fork = getattr(self.session, "fork", None)
+        if fork is None:
+            raise TypeError(f"{type(self.session).__name__} sessions cannot fork")
+        return Conversation(fork(), self.pool, self.turn, [dict(m) for m in self.history])
+
     def _run(self, tool_call: dict[str, Any]) -> dict[str, Any]:
         fn = tool_call.get("function") or {}
         name, args = fn.get("name"), _arguments(fn.get("arguments"))

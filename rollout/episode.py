@@ -12,6 +12,7 @@ state over the task's own domains. The user turns and the score of a conversatio
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -139,6 +140,18 @@ class TaskEpisode:
         self.env.reset(self._episode)
         self._base = self._apply_setup()
         self.calls = 0
+
+    def fork(self) -> TaskEpisode:
+        """An independent episode of the same task as this one is now: every domain's state (the
+        writes so far), the call count and the setup's diff it is judged from; the two diverge from
+        here. A written domain costs a ``serialize()`` now and its memcpy on the branch's first use;
+        the snapshots and the pool's environment are shared. For tree rollouts and per-turn
+        counterfactuals: run a prefix once, fork K times, continue each branch its own way."""
+        twin = copy.copy(self)  # every attribute shared (task, pool, env, offered) but these:
+        twin.tools = list(self.tools)
+        twin._episode = self._episode.clone()
+        twin._base = list(self._base)
+        return twin
 
     def close(self) -> None:
         self._episode.close()

@@ -190,6 +190,22 @@ class McpSession:
         self.owner.admin.bind(self.sid, self.task)
         self._release = weakref.finalize(self, _release_quietly, self.owner.admin, self.sid)
 
+    def fork(self) -> McpSession:
+        """A new env session on the server that is a copy of this one as it is now (state, task
+        binding, call count); the two diverge from here (``POST /admin/sessions/{id}/fork``)."""
+        sid = self.owner.new_sid()
+        self.owner.admin.fork(self.sid, sid)
+        twin = McpSession(self.owner, self.task, sid)
+        twin.calls = self.calls
+        return twin
+
+    async def afork(self) -> McpSession:
+        sid = self.owner.new_sid()
+        await self.owner.arun(self.owner.admin.afork(self.sid, sid))
+        twin = McpSession(self.owner, self.task, sid)
+        twin.calls = self.calls
+        return twin
+
     def close(self) -> None:
         self._release()
 

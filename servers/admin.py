@@ -8,9 +8,12 @@ any case, as RFC 9110 11.1 has it: ``bearer`` passes too).
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import resource
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -18,12 +21,16 @@ from starlette.routing import Route
 
 from servers.auth import bearer_matches
 from servers.binding import Binder, BindRefused, parse_task
+from servers.forking import Brancher, ForkRefused, fork_target
+from servers.ids import ID_RULE, VALID_ID
 from servers.kit import ToolError
-from servers.mcp_server import VALID_ID
 from servers.runtime import Environment
 from state import EpisodeUnavailable, NotHeld, combine_hashes
+from state.transfer import MEDIA_TYPE, ImageError
 
 Handler = Callable[[Request], Awaitable[Response]]
+IMPORT_ROUTE = re.compile(r"^/admin/sessions/.+/import$")
+IMAGE_MAX_BODY = 512 * 2**20  # an episode's bytes: every domain it wrote, each a whole database
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -53,6 +60,7 @@ class AdminApi:
 
     def __init__(self, env: Environment, token: str | None, binder: Binder | None = None) -> None:
         self.env, self.token, self.binder = env, token, binder or Binder(env)
+        self.brancher = Brancher(env, self.binder)
 
     def routes(self) -> list[Route]:
         g = self.guarded
@@ -62,6 +70,9 @@ class AdminApi:
             Route("/admin/sessions/{sid:path}/diff", g(self.diff), methods=["GET"]),
             Route("/admin/sessions/{sid:path}/reset", g(self.reset), methods=["POST"]),
             Route("/admin/sessions/{sid:path}/bind", g(self.bind), methods=["POST"]),
+            Route("/admin/sessions/{sid:path}/fork", g(self.fork), methods=["POST"]),
+            Route("/admin/sessions/{sid:path}/export", g(self.export), methods=["GET"]),
+            Route("/admin/sessions/{sid:path}/import", g(self.import_), methods=["POST"]),
             Route("/admin/sessions/{sid:path}", g(self.release), methods=["DELETE"]),
             Route("/admin/tools", g(self.tools), methods=["GET"]),
             Route("/admin/snapshots", g(self.snapshots), methods=["GET"]),
@@ -83,6 +94,10 @@ class AdminApi:
                 return await fn(request)
             except NotHeld as exc:
                 return _error(404, str(exc))
+            except (ForkRefused, BindRefused) as exc:
+                return _error(exc.status, str(exc))
+            except ImageError as exc:
+                return _error(400, str(exc))
             except EpisodeUnavailable as exc:  # full, owned by another shard, or lost in a restart
                 return _error(exc.status, str(exc))
 
@@ -149,7 +164,7 @@ class AdminApi:
         new, its episode replaced if not) lists the task's tools and runs in the task's world."""
         sid = request.path_params["sid"]
         if not VALID_ID.match(sid):
-            return _error(400, "env session ids are 1-128 characters from letters, digits and ._:@/+=-")
+            return _error(400, ID_RULE)
         try:
             binding = await self.binder.prepare_async(parse_task(await request.body()))
             ep = self.binder.install(sid, binding)
@@ -158,6 +173,27 @@ class AdminApi:
         except EpisodeUnavailable as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(self.binder.describe(sid, ep, binding))
+
+    async def fork(self, request: Request) -> Response:
+        """Body ``{"to": "<new id>"}``: the new env session is a copy of this one as it is now (its
+        writes, task binding, variants and call count); the two then diverge. 404 unknown source,
+        409 live target, 400 bad body or id."""
+        target = fork_target(await request.body())
+        return JSONResponse(self.brancher.fork(request.path_params["sid"], target))
+
+    async def export(self, request: Request) -> Response:
+        """The env session as bytes (``state/transfer.py``): what a gateway carries to the shard
+        that owns a fork's target; ``import`` on any server with the same snapshots takes it."""
+        body = self.brancher.export(request.path_params["sid"])
+        return Response(body, media_type=MEDIA_TYPE)
+
+    async def import_(self, request: Request) -> Response:
+        """Body: an episode's bytes from ``export``; this id becomes that episode (409 if live)."""
+        body = await request.body()
+        out: dict[str, Any] = await asyncio.to_thread(
+            self.brancher.import_image, request.path_params["sid"], body
+        )
+        return JSONResponse(out)
 
     async def release(self, request: Request) -> Response:
         sid = request.path_params["sid"]
@@ -177,6 +213,24 @@ class AdminApi:
                 "variants": {d.name: sorted(d.variants) for d in env.domains},
             }
         )
+
+
+def image_body_limit(token: str | None) -> Callable[[dict[str, Any]], int | None]:
+    """The body limit of requests that carry an episode's bytes (``POST .../import``), which
+    outgrow the 4 MiB every other request has: only with the admin token, when one is set, so an
+    unauthenticated client cannot make a server read 512 MiB before refusing it. For
+    :class:`~servers.inbound.InboundGuard`'s ``limit_for``."""
+
+    def limit(scope: dict[str, Any]) -> int | None:
+        if scope.get("method") != "POST" or not IMPORT_ROUTE.match(scope.get("path", "")):
+            return None
+        if token is not None:
+            given = next((v for k, v in scope.get("headers", ()) if k == b"authorization"), b"")
+            if not bearer_matches(given.decode("latin-1"), token):
+                return None
+        return IMAGE_MAX_BODY
+
+    return limit
 
 
 def admin_routes(env: Environment, token: str | None, binder: Binder | None = None) -> list[Route]:

@@ -142,6 +142,7 @@ class Binding:
     offered: frozenset[str]
     tools: tuple[EnvTool, ...] = field(repr=False)
     setup: tuple[tuple[str, dict[str, Any]], ...] = ()
+    task: BindableTask | None = field(default=None, repr=False, compare=False)  # what it was made from
 
     @property
     def names(self) -> list[str]:
@@ -228,6 +229,7 @@ class Binder:
             frozenset(specs),
             tools,
             tuple((c.name, dict(c.arguments)) for c in task.setup),
+            task,
         )
 
     def _snapshot(self, task_id: str, ref: SnapshotRef) -> Snapshot:
@@ -273,6 +275,12 @@ class Binder:
             episode.close()
             raise
         return episode
+
+    def adopt(self, episode: Episode, binding: Binding | None) -> None:
+        """``episode`` (a branch of a bound one, not yet in the store) is bound to ``binding`` too."""
+        if binding is not None:
+            self.bindings[episode] = binding
+            self.active = True
 
     def _apply_setup(self, episode: Episode, binding: Binding) -> None:
         for name, arguments in binding.setup:

@@ -57,9 +57,17 @@ def body_timeout_setting(value: float | None = None) -> float:
 class InboundGuard:
     """ASGI middleware: trims header values and reads the body under a deadline and a size limit."""
 
-    def __init__(self, app: ASGIApp, *, max_body: int = MAX_BODY, body_timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body: int = MAX_BODY,
+        body_timeout: float | None = None,
+        limit_for: Callable[[Scope], int | None] | None = None,
+    ) -> None:
         self.app = app
         self.max_body = max_body
+        self.limit_for = limit_for  # a larger limit for some requests (an episode's bytes), else None
         self.body_timeout = body_timeout_setting(body_timeout)
         self._tick = min(0.5, self.body_timeout / 4)  # how late past its deadline a read may be cut
         self._reading: dict[asyncio.Task, float] = {}  # body reads in progress -> their deadline
@@ -80,29 +88,29 @@ class InboundGuard:
                 chunked = True
         if padded:
             scope = {**scope, "headers": [(k, v.strip(b" \t")) for k, v in scope["headers"]]}
-        length = None
+        length, limit = None, self.max_body
         if not chunked:
             length = int(declared) if declared is not None and declared.isdigit() else 0
-            if length > self.max_body:
+            if length > limit and self.limit_for is not None:  # asked only of bodies past the limit
+                limit = self.limit_for(scope) or limit
+            if length > limit:
                 return await refuse(
-                    send, 413, f"request body of {length} bytes (Content-Length) {self._over}"
+                    send, 413, f"request body of {length} bytes (Content-Length) {_over(limit)}"
                 )
             if length == 0:  # no body: nothing to wait for (the parser refuses a malformed length)
                 return await self.app(scope, receive, send)
+        elif self.limit_for is not None:
+            limit = self.limit_for(scope) or limit
         chunks: list[bytes] = []
         try:
-            state = await self._read(receive, chunks)
+            state = await self._read(receive, chunks, limit)
         except TimeoutError:
             return await refuse(send, 408, self._late(chunks, length))
         if state == "whole":
             await self.app(scope, replay_body(b"".join(chunks), receive), send)
         elif state == "over":
-            await refuse(send, 413, f"chunked request body {self._over}")
+            await refuse(send, 413, f"chunked request body {_over(limit)}")
         # "gone": the client left before its body was complete; nobody to answer
-
-    @property
-    def _over(self) -> str:
-        return f"is over the limit of {self.max_body} bytes ({self.max_body / 2**20:g} MiB)"
 
     def _late(self, chunks: list[bytes], length: int | None) -> str:
         got = sum(map(len, chunks))
@@ -112,7 +120,7 @@ class InboundGuard:
             f"send the whole body at once (the limit is {TIMEOUT_ENV} on the server)"
         )
 
-    async def _read(self, receive: Receive, chunks: list[bytes]) -> str:
+    async def _read(self, receive: Receive, chunks: list[bytes], limit: int) -> str:
         """The body into ``chunks``: "whole", "over" (past the limit) or "gone" (the client left);
         TimeoutError past the deadline.
 
@@ -133,7 +141,7 @@ class InboundGuard:
                     return "gone"
                 chunk = message.get("body", b"")
                 size += len(chunk)
-                if size > self.max_body:
+                if size > limit:
                     return "over"
                 chunks.append(chunk)
                 if not message.get("more_body", False):
@@ -155,6 +163,10 @@ class InboundGuard:
                 self._expired.add(task)
                 task.cancel()
         self._sweep = loop.call_later(self._tick, self._expire, loop) if self._reading else None
+
+
+def _over(limit: int) -> str:
+    return f"is over the limit of {limit} bytes ({limit / 2**20:g} MiB)"
 
 
 async def refuse(send: Send, status: int, message: str) -> None:

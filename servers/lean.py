@@ -94,6 +94,7 @@ class LeanMcp:
         allowed_origins: list[str],
         binder: Binder | None = None,
         body_timeout: float | None = None,
+        limit_for: Callable[[Scope], int | None] | None = None,
     ) -> None:
         self.env = env
         self.binder = binder
@@ -110,7 +111,7 @@ class LeanMcp:
         self._listings: dict[str, bytes] = {}  # protocol version -> tools/list body after '"result":'
         self._meta_ok: list[tuple[str, dict[str, Any], bool]] = []
         self.served = 0  # requests answered here (tests read it to prove the path was taken)
-        self._inbound = InboundGuard(self._route, body_timeout=body_timeout)
+        self._inbound = InboundGuard(self._route, body_timeout=body_timeout, limit_for=limit_for)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self._inbound(scope, receive, send)

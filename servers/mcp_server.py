@@ -12,7 +12,6 @@ inspect its own episode.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from fastmcp import FastMCP
@@ -24,13 +23,13 @@ from fastmcp.tools import Tool, ToolResult
 from mcp.types import ToolAnnotations
 from pydantic import PrivateAttr
 
+from servers.ids import VALID_ID
 from servers.kit import ToolError, ToolSpec
 from servers.runtime import Environment
 from state import Episode, EpisodeUnavailable
 
 ENV_HEADER = "x-env-session"
 ENV_QUERY = "env_session"
-VALID_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
 # the env sessions a server derives from handshake-era MCP session ids: a namespace of their own,
 # which no client can name (else knowing another client's Mcp-Session-Id would open its episode)
 MCP_DERIVED = "mcp:"

@@ -10,7 +10,7 @@ import fastmcp
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from servers.admin import admin_routes
+from servers.admin import admin_routes, image_body_limit
 from servers.binding import BindableTask, Binder, BindingMiddleware
 from servers.inbound import InboundGuard
 from servers.lean import ASGIApp, LeanMcp, Receive, Scope, Send
@@ -72,7 +72,8 @@ def build_http_app(
     ``health_extra`` adds a shard's own facts to ``/health`` under ``"shard"``, and ``session_tag`` is
     the shard's tag for the ids of SSE connections (:attr:`ShardCustodian.session_tag`; "" alone).
     Every request passes an :class:`~servers.inbound.InboundGuard` first: header values trimmed, the
-    body bounded in size (4 MiB) and time (``body_timeout`` s, default ``$TOOLGROUND_BODY_TIMEOUT`` or 10).
+    body bounded in size (4 MiB; an episode's bytes sent to ``/admin/sessions/<id>/import``
+    with the admin token, 512 MiB) and time (``body_timeout`` s, default ``$TOOLGROUND_BODY_TIMEOUT`` or 10).
     """
     mcp = build_mcp(env, session_tag=session_tag)
     binder = Binder(env, tasks)
@@ -90,8 +91,9 @@ def build_http_app(
     streamable = mcp.http_app(path=MCP_PATH, json_response=True, stateless_http=stateless, **guard)
     sse = mcp.http_app(path=SSE_PATH, transport="sse", **guard)
     full = WithSse(streamable, sse, sse_path=SSE_PATH, message_path=fastmcp.settings.message_path)
+    limit_for = image_body_limit(admin_token)  # an episode's bytes (a fork across shards) are larger
     if not lean:
-        return InboundGuard(full, body_timeout=body_timeout)
+        return InboundGuard(full, body_timeout=body_timeout, limit_for=limit_for)
     return LeanMcp(
         env,
         full,
@@ -101,6 +103,7 @@ def build_http_app(
         allowed_origins=guard["allowed_origins"],
         binder=binder,
         body_timeout=body_timeout,
+        limit_for=limit_for,
     )
 
 

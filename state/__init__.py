@@ -25,6 +25,7 @@ from state.store import (
     EpisodeStore,
     EpisodeUnavailable,
     NotHeld,
+    SessionLive,
     StoreFull,
     combine_hashes,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "EpisodeUnavailable",
     "Fork",
     "NotHeld",
+    "SessionLive",
     "Snapshot",
     "SnapshotCache",
     "SnapshotError",

@@ -5,6 +5,10 @@ read-only connection shared by every fork of the same snapshot, so an
 episode that only looks around costs no memory and no copy. The first write
 ``deserialize()``s the snapshot into a private connection (a memcpy).
 
+A fork can itself be copied as it is now (:meth:`Fork.clone`, an episode branched mid-way): the
+copy holds the source's serialized bytes and deserializes them on its first use, so branching
+costs one ``serialize()`` and the branch, like a fresh fork, pays its memcpy when it is used.
+
 Every operation runs inside a SAVEPOINT: if it raises, the savepoint is rolled
 back and the database is exactly as before, byte for byte.
 """
@@ -124,13 +128,15 @@ class Fork:
         self.snapshot = snapshot
         self.lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._image: bytes | None = None  # a clone's bytes, deserialized on its first use
+        self._shared: bytes | None = None  # this fork's bytes as its clones got them, until next used
         self._savepoints = 0
 
     # -- forking ---------------------------------------------------------
     @property
     def copied(self) -> bool:
-        """Whether the private copy exists (it is made by the first write)."""
-        return self._conn is not None
+        """Whether the fork has a state of its own (made by the first write, or given by a clone)."""
+        return self._conn is not None or self._image is not None
 
     def _copy(self, data: bytes | None = None) -> sqlite3.Connection:
         conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
@@ -140,16 +146,47 @@ class Fork:
 
     def _own(self) -> sqlite3.Connection:
         if self._conn is None:
-            self._conn = self._copy()
+            self._conn = self._copy(self._image)
+            self._image = None
         return self._conn
+
+    def clone(self) -> Fork:
+        """An independent copy of this fork as it is now; the two diverge from here.
+
+        Unwritten, the copy is one more lazy fork of the snapshot; written, it holds this fork's
+        serialized bytes (changelog included) until its first use deserializes them. Clones made
+        before this fork is used again share one ``serialize()``, which this fork keeps until then."""
+        twin = Fork(self.snapshot)
+        with self.lock:
+            if self._conn is None:
+                twin._image = self._image
+            else:  # K branches of one state share one serialize() (a tree's fan-out)
+                if self._shared is None:
+                    self._shared = self._conn.serialize()
+                twin._image = self._shared
+        return twin
+
+    @classmethod
+    def of_state(cls, snapshot: Snapshot, state: bytes | sqlite3.Connection | None) -> Fork:
+        """A fork of ``snapshot`` whose state is ``state``: a serialized fork of it (deserialized
+        on first use), an open connection to one (kept), or None (the snapshot itself). The caller
+        vouches that it is a fork of this snapshot (:func:`state.transfer.open_image` checks bytes
+        that came from elsewhere)."""
+        fork = cls(snapshot)
+        if isinstance(state, sqlite3.Connection):
+            fork._conn = state
+        else:
+            fork._image = state
+        return fork
 
     # -- running operations ----------------------------------------------
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """A connection to read from: the shared snapshot until the first write."""
         with self.lock:
-            if self._conn is not None:
-                yield self._conn
+            if self.copied:
+                self._shared = None  # cautious: only writes should change it, but a read sees it
+                yield self._own()
                 return
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
@@ -160,6 +197,7 @@ class Fork:
         """A private connection inside a savepoint; rolled back if the block raises."""
         with self.lock:
             conn = self._own()
+            self._shared = None
             name = f"op{self._savepoints}"
             self._savepoints += 1
             conn.execute(f"SAVEPOINT {name}")
@@ -191,7 +229,7 @@ class Fork:
     def checkpoint(self) -> Checkpoint:
         with self.lock:
             if self._conn is None:
-                return Checkpoint(None)
+                return Checkpoint(self._image)
             return Checkpoint(self._conn.serialize())
 
     def restore(self, cp: Checkpoint) -> None:
@@ -202,6 +240,7 @@ class Fork:
 
     def close(self) -> None:
         with self.lock:
+            self._image = self._shared = None
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -210,27 +249,30 @@ class Fork:
         """Bytes held privately by this fork (0 until its first write)."""
         with self.lock:
             if self._conn is None:
-                return 0
+                return len(self._image or b"")
             pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
             size = self._conn.execute("PRAGMA page_size").fetchone()[0]
             return int(pages * size)
 
     def serialize(self) -> bytes:
         with self.lock:
-            return self.snapshot.data if self._conn is None else self._conn.serialize()
+            if self._conn is None:
+                return self._image if self._image is not None else self.snapshot.data
+            return self._conn.serialize()
 
     # -- observing ---------------------------------------------------------
     def content_hash(self) -> str:
         """Row-level hash, updated from the touched rows only; works inside a savepoint."""
         with self.lock:
-            if self._conn is None:
+            if not self.copied:
                 return self.snapshot.logical_hash
+            conn = self._own()
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
                 sums: dict[str, int] = {}
                 known = reader.remembered()
                 for table, _, key, old, new in changelog.touched_rows(
-                    self._conn, reader.conn, reader.layout, known
+                    conn, reader.conn, reader.layout, known
                 ):
                     if old != new:
                         delta = (row_digest(new) if new else 0) - reader.old_digest(table, key, old)
@@ -245,9 +287,10 @@ class Fork:
     def diff(self) -> list[CellChange]:
         """Cell-level changes against the snapshot, sorted by table, key, column."""
         with self.lock:
-            if self._conn is None:
+            if not self.copied:
                 return []
+            conn = self._own()
             reader = SharedReader.of(self.snapshot)
             with reader.lock:
-                changes = changelog.diff_rows(self._conn, reader.conn, reader.layout, reader.remembered())
+                changes = changelog.diff_rows(conn, reader.conn, reader.layout, reader.remembered())
             return sorted(changes, key=lambda c: (c.table, c.pk, c.column))

@@ -14,6 +14,7 @@ rollout that merely paused carry on (and be rewarded) in a world it never built.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -42,6 +43,12 @@ class EpisodeExpired(EpisodeUnavailable):
     """The env session sat idle past the TTL and its episode was dropped; a reset or bind renews it."""
 
     status = 410  # Gone
+
+
+class SessionLive(EpisodeUnavailable):
+    """A fork or an import named a target env session that already holds an episode."""
+
+    status = 409  # Conflict
 
 
 EXPIRED_REMEMBERED = 100_000  # evicted ids kept for their refusal (~100 bytes each); oldest go first
@@ -134,6 +141,43 @@ class Episode:
                 f.reset()
             self.calls = 0
 
+    def clone(self) -> Episode:
+        """An independent copy of this episode as it is now (every domain's state, its writes so
+        far, the call count); the two diverge from here. Unwritten domains stay lazy forks of their
+        snapshots; a written one's copy costs a ``serialize()`` now and its memcpy on first use."""
+        return self._clone(None)
+
+    def clone_hashed(self) -> tuple[Episode, dict[str, str]]:
+        """A :meth:`clone` and the content hash of each domain the two share at that moment (each
+        read under the same lock as its copy, so a call landing meanwhile cannot split them)."""
+        hashes: dict[str, str] = {}
+        return self._clone(hashes), hashes
+
+    def _clone(self, hashes: dict[str, str] | None) -> Episode:
+        with self.lock:
+            twin = Episode(self.snapshots, clock=self.clock)
+            for name, f in self.forks.items():
+                with f.lock:
+                    twin.forks[name] = f.clone()
+                    if hashes is not None:
+                        hashes[name] = f.content_hash()
+            twin.calls = self.calls
+        return twin
+
+    @classmethod
+    def of_states(
+        cls,
+        snapshots: Mapping[str, Snapshot],
+        states: Mapping[str, bytes | sqlite3.Connection | None],
+        calls: int = 0,
+    ) -> Episode:
+        """An episode over ``snapshots`` whose domains hold ``states`` (see :meth:`Fork.of_state`;
+        a domain not named: its snapshot as it is): an episode moved from another process."""
+        episode = cls(snapshots)
+        episode.forks = {name: Fork.of_state(snap, states.get(name)) for name, snap in snapshots.items()}
+        episode.calls = calls
+        return episode
+
     def checkpoint(self) -> dict[str, Checkpoint]:
         with self.lock:
             return {name: f.checkpoint() for name, f in self.forks.items()}
@@ -208,6 +252,31 @@ class EpisodeStore:
                 self.custodian.opened(env_id)
         if old is not None and old is not episode:
             self._close(old)
+
+    def adopt(self, env_id: str, episode: Episode) -> None:
+        """Keep ``episode`` under ``env_id``, which must hold no live episode (a fork's target).
+
+        Raises :class:`SessionLive` (409) when it does; an id that expired, or was lost in a
+        shard's restart, starts afresh as it would with a bind. The check and the put are one step
+        under the store's lock, so two forks to one target cannot both land."""
+        with self._lock:
+            now = self.clock()
+            live = self._episodes.get(env_id)
+            if live is not None and self._idle(live, now):
+                self._expire_locked(env_id)
+                live = None
+            if live is not None:
+                raise SessionLive(
+                    f"env session {env_id!r} is live; fork into a new id, or release it first "
+                    f"(DELETE /admin/sessions/{env_id})"
+                )
+            self._live_or_admit_locked(env_id, True, now)
+            self._make_room_locked()
+            episode.clock = self.clock
+            episode.last_used = now
+            self._episodes[env_id] = episode
+            if self.custodian is not None:
+                self.custodian.opened(env_id)
 
     def _live_or_admit_locked(self, env_id: str, renew: bool, now: float) -> Episode | None:
         """``env_id``'s live episode; else (it never had one, or it sat idle past the TTL and is

@@ -6,7 +6,10 @@ request's bytes go to its owner (:func:`servers.scale.owner.owner`) unchanged, s
 error and header is the shard's own. Requests that name no env session (``initialize``, a listing, the
 operator API's tool list) go to the next shard in turn. ``GET /admin/sessions`` and ``/health`` ask
 every shard and add the answers up. A shard that does not answer is reported in words, naming the
-env session and what to do, and the gateway keeps serving the other shards.
+env session and what to do, and the gateway keeps serving the other shards. A fork
+(``POST /admin/sessions/<id>/fork``) whose new id another shard owns is the one request the
+gateway does more than forward: it carries the episode's bytes from the source's shard to the
+target's (:meth:`Gateway._fork_across`).
 
 ``/admin`` is checked here before it is forwarded, because a shard behind a gateway sees only the
 gateway: its loopback ``Host`` rule would let any network client that sends ``Host: 127.0.0.1``
@@ -27,6 +30,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from servers.auth import bearer_matches
+from servers.ids import VALID_ID
 from servers.scale import jsonrpc
 from servers.scale.owner import owner
 from servers.scale.upstream import Answer, ShardDown, Upstream
@@ -37,8 +41,13 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 MAX_BODY = 16 * 1024 * 1024  # past the shards' own limits, so their 413 is the one a client sees
 SHARD_QUERY = "tg_shard"  # added to an SSE stream's message endpoint: which shard holds the stream
-_SESSION_ROUTE = re.compile(r"^/admin/sessions/(?P<sid>.+?)(?P<op>/(?:state|diff|reset|bind))?$")
-_SUFFIX_METHODS = {"/state": "GET", "/diff": "GET", "/reset": "POST", "/bind": "POST"}
+_SESSION_ROUTE = re.compile(
+    r"^/admin/sessions/(?P<sid>.+?)(?P<op>/(?:state|diff|reset|bind|fork|export|import))?$"
+)
+_SUFFIX_METHODS = {
+    **{"/state": "GET", "/diff": "GET", "/reset": "POST", "/bind": "POST"},
+    **{"/fork": "POST", "/export": "GET", "/import": "POST"},
+}
 _JSON = [(b"content-type", b"application/json")]
 # hop-by-hop headers, and the framing the gateway redoes: the body is already read whole, so an
 # ``Expect: 100-continue`` must not make the shard send an interim answer
@@ -46,6 +55,7 @@ _NOT_FORWARDED = frozenset(
     {b"connection", b"keep-alive", b"transfer-encoding", b"content-length", b"te", b"upgrade", b"expect"}
 )
 LOST_SESSION_CODE = -32001  # JSON-RPC error code of a call whose shard is not answering
+EPISODE_MEDIA_TYPE = b"application/vnd.toolground.episode"  # state.transfer.MEDIA_TYPE
 
 
 class Gateway:
@@ -97,6 +107,10 @@ class Gateway:
         if path == "/admin/sessions" and method == "GET":
             return await self._sessions(scope, body, send)
         sid, shard = self._route(scope, body)
+        if method == "POST" and path.startswith("/admin/sessions/") and path.endswith("/fork"):
+            target = _fork_target(body)
+            if target is not None and owner(target, len(self.upstreams)) != shard:
+                return await self._fork_across(scope, send, sid, shard, target)
         try:
             answer = await self.upstreams[shard].exchange(_head(scope, len(body)), body)
         except ShardDown as exc:
@@ -193,6 +207,31 @@ class Gateway:
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             buffered = b""  # the shard died mid-stream; a half event is not passed on
         await send({"type": "http.response.body", "body": buffered, "more_body": False})
+
+    async def _fork_across(self, scope: Scope, send: Send, sid: str | None, shard: int, target: str) -> None:
+        """A fork whose target id another shard owns: the source's shard exports the episode as
+        bytes (``GET .../export``), the target's shard imports them (``POST <target>/import``), and
+        the client gets the import's answer, the same JSON a fork within one shard gives. Errors
+        of either step (unknown source, live target, a shard down) are passed on as they are."""
+        source_path = _raw_path(scope)[: -len(b"/fork")]
+        to_shard = owner(target, len(self.upstreams))
+        try:
+            exported = await self.upstreams[shard].exchange(
+                _head(scope, 0, path=source_path + b"/export", method=b"GET"), b""
+            )
+            if exported.status != 200 or exported.body is None:
+                return await self._relay(exported, send, sse_shard=None)
+            head = _head(
+                scope,
+                len(exported.body),
+                path=f"/admin/sessions/{target}/import".encode(),
+                content_type=EPISODE_MEDIA_TYPE,
+            )
+            answer = await self.upstreams[to_shard].exchange(head, exported.body)
+        except ShardDown as exc:
+            return await self._down(scope, b"", send, target if exc.index == to_shard else sid, exc)
+        self.forwarded += 2
+        await self._relay(answer, send, sse_shard=None)
 
     async def _down(self, scope: Scope, body: bytes, send: Send, sid: str | None, exc: ShardDown) -> None:
         n = len(self.upstreams)
@@ -299,15 +338,25 @@ def is_loopback(host: str) -> bool:
     return (mapped or address).is_loopback
 
 
-def _head(scope: Scope, length: int, *, path: bytes | None = None, method: bytes | None = None) -> bytes:
-    """The request line and headers to send on, hop-by-hop headers replaced by our own framing."""
+def _head(
+    scope: Scope,
+    length: int,
+    *,
+    path: bytes | None = None,
+    method: bytes | None = None,
+    content_type: bytes | None = None,
+) -> bytes:
+    """The request line and headers to send on, hop-by-hop headers replaced by our own framing
+    (and the content type by ``content_type``, when given)."""
     target = path if path is not None else _raw_path(scope)
     if path is None and scope.get("query_string"):
         target += b"?" + scope["query_string"]
     lines = [(method or scope["method"].encode()) + b" " + target + b" HTTP/1.1"]
     for k, v in scope["headers"]:
-        if k not in _NOT_FORWARDED:
+        if k not in _NOT_FORWARDED and not (content_type is not None and k == b"content-type"):
             lines.append(k + b": " + v)
+    if content_type is not None:
+        lines.append(b"content-type: " + content_type)
     lines.append(b"content-length: " + str(length).encode())
     return b"\r\n".join(lines) + b"\r\n\r\n"
 
@@ -325,6 +374,16 @@ def _query(scope: Scope, key: str) -> str | None:
         if k == key:
             found = v  # the last one, as Starlette reads it
     return found
+
+
+def _fork_target(body: bytes) -> str | None:
+    """A fork body's valid ``"to"`` id; None for anything else (the source's shard answers it)."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    target = data.get("to") if isinstance(data, dict) else None
+    return target if isinstance(target, str) and VALID_ID.match(target) else None
 
 
 def _meta_env_session(body: bytes) -> str | None:
