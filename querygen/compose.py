@@ -298,11 +298,7 @@ class Composer:
             refused = next((s for s in steps if s.turn == t and s.forbidden), None)
             mine = [s for s in steps if s.turn == t and not s.forbidden]
             if gap and gap.turn == t:
-                what = gap.what
-                out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=what)))
-                plain = gap.surface.lower().startswith(("the ", "my ", "a ", "an "))
-                replies = [r for r in CLARIFY_REPLIES if not (plain and r.startswith("The {what} is"))]
-                text = rng.choice(replies).format(what=what, value=gap.surface)
+                text = self._clarified(out, text, gap, rng)
             quoted = self._quoted_later(mine, texts[t + 1 :])
             reported = [
                 self._reported(kit, s, created - self._seen_before(everything, s), diff, everything)
@@ -340,6 +336,15 @@ class Composer:
                 )
                 insist = len(out) - 1
         return out, confirms, insist
+
+    @staticmethod
+    def _clarified(out: list[Turn], text: str, gap: Gap, rng: random.Random) -> str:
+        """Add the turn whose answer asks for the value the request left out; the user's reply
+        giving it is the text of the turn that follows."""
+        out.append(Turn(user=text, calls=[], answer=rng.choice(CLARIFY_QUESTIONS).format(what=gap.what)))
+        plain = gap.surface.lower().startswith(("the ", "my ", "a ", "an "))
+        replies = [r for r in CLARIFY_REPLIES if not (plain and r.startswith("The {what} is"))]
+        return rng.choice(replies).format(what=gap.what, value=gap.surface)
 
     def _seen_before(self, steps: list[Step], step: Step) -> set[str]:
         """Ids earlier calls showed (a row archived after it was created is not new again)."""

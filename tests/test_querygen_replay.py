@@ -73,8 +73,10 @@ def test_task_shape_is_consistent(generated):
         calls = t.gold_calls()
         policy = t.policy or {}
         asking = {c["turn"] for c in policy.get("confirm", [])}  # turns that stop to ask for a yes
-        refusing = {len(t.turns) - 1} if policy.get("kind") == "forbidden" else set()
-        assert 1 <= len(t.turns) <= 4 + len(asking)
+        insist = {policy["insist"]["turn"]} if policy.get("insist") else set()  # the user insists
+        refused = policy.get("refused_call") and not policy.get("offered_call")
+        refusing = ({len(t.turns) - 1 - len(insist)} | insist) if refused else set()
+        assert 1 <= len(t.turns) <= 4 + len(asking) + len(insist)
         assert all(c.name in offered for c in calls), t.id
         assert all(0 <= i < j < len(calls) for i, j in t.dependencies), t.id
         knobs = t.metadata["knobs"]
